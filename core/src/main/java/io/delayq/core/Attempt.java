@@ -1,0 +1,15 @@
+package io.delayq.core;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * One finished delivery attempt, kept in the job's history.
+ *
+ * @param number     1-based attempt number
+ * @param at         when the attempt ended, epoch ms (Redis clock for store-made entries)
+ * @param error      why it failed; {@code null} for the successful attempt
+ * @param httpStatus the callback's status code when there was an HTTP answer, else {@code null}
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Attempt(int number, long at, String error, Integer httpStatus) {
+}

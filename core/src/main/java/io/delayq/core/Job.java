@@ -1,0 +1,53 @@
+package io.delayq.core;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.List;
+
+/**
+ * A job as the store holds it.
+ *
+ * @param topic       the topic
+ * @param id          unique within the topic
+ * @param payload     the producer's payload as compact JSON text, stored and delivered verbatim
+ * @param runAt       when it is (or was) due, epoch ms by the store's clock
+ * @param state       where it is in its life
+ * @param attempts    attempts started so far (the current one included while {@link JobState#LEASED})
+ * @param maxAttempts attempts allowed in all, resolved when it was scheduled
+ * @param backoff     the job's own backoff, or {@code null} to use its topic's
+ * @param callback    the job's own callback, or {@code null} for the topic default / pulling consumers
+ * @param timeoutMs   the lease length for one attempt, or {@code null} for the topic default
+ * @param broadcast   whether it is sent to every event subscriber rather than to one consumer
+ * @param delivery    the lane that takes it when due
+ * @param createdAt   when it was first accepted, epoch ms
+ * @param finishedAt  when it reached a final state, epoch ms, or {@code null}
+ * @param lastError   the last failure, or {@code null}
+ * @param history     the last attempts, oldest first (capped by the store)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Job(
+        String topic,
+        String id,
+        String payload,
+        long runAt,
+        JobState state,
+        int attempts,
+        int maxAttempts,
+        Backoff backoff,
+        Callback callback,
+        Long timeoutMs,
+        boolean broadcast,
+        Delivery delivery,
+        long createdAt,
+        Long finishedAt,
+        String lastError,
+        List<Attempt> history) {
+
+    public Job {
+        history = history == null ? List.of() : List.copyOf(history);
+    }
+
+    public JobRef ref() {
+        return new JobRef(topic, id);
+    }
+}

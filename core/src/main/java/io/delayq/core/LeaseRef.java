@@ -1,0 +1,8 @@
+package io.delayq.core;
+
+/** A job and the lease token its holder presents with an ack, nack or extend. */
+public record LeaseRef(JobRef job, long token) {
+    public static LeaseRef of(Lease lease) {
+        return new LeaseRef(lease.ref(), lease.token());
+    }
+}

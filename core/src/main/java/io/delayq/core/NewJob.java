@@ -1,0 +1,94 @@
+package io.delayq.core;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A job a producer asks to schedule. Exactly one of {@code delayMs} and {@code runAtMs} is set: a relative delay is
+ * turned into a run time by the store's clock, so a producer's skewed clock cannot make a job run early.
+ *
+ * @param topic       the topic
+ * @param id          the producer's idempotency key, or a generated id
+ * @param payload     compact JSON text
+ * @param delayMs     run this long after the store receives it, or {@code null}
+ * @param runAtMs     run at this epoch ms, or {@code null}
+ * @param maxAttempts attempts allowed in all (already resolved against the topic's policy)
+ * @param backoff     the job's own backoff, or {@code null}
+ * @param callback    the job's own callback, or {@code null}
+ * @param timeoutMs   the job's own lease length, or {@code null}
+ * @param broadcast   send to every event subscriber
+ * @param delivery    which lane takes it when due: the push engine (a callback or broadcast) or pulling consumers
+ */
+public record NewJob(
+        String topic,
+        String id,
+        String payload,
+        Long delayMs,
+        Long runAtMs,
+        int maxAttempts,
+        Backoff backoff,
+        Callback callback,
+        Long timeoutMs,
+        boolean broadcast,
+        Delivery delivery) {
+
+    public NewJob {
+        Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(payload, "payload");
+        if ((delayMs == null) == (runAtMs == null)) {
+            throw new IllegalArgumentException("exactly one of delayMs and runAtMs must be set");
+        }
+        Objects.requireNonNull(delivery, "delivery");
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("maxAttempts must be at least 1");
+        }
+    }
+
+    /** A job for pulling consumers, due {@code delayMs} after the store receives it, with default options. */
+    public static NewJob delayed(String topic, String id, String payload, long delayMs, int maxAttempts) {
+        return new NewJob(topic, id, payload, delayMs, null, maxAttempts, null, null, null, false, Delivery.PULL);
+    }
+
+    /** A job for pulling consumers, due at an absolute time, with default options. */
+    public static NewJob at(String topic, String id, String payload, long runAtMs, int maxAttempts) {
+        return new NewJob(topic, id, payload, null, runAtMs, maxAttempts, null, null, null, false, Delivery.PULL);
+    }
+
+    /** The same job for the other lane. */
+    public NewJob withDelivery(Delivery lane) {
+        return new NewJob(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast, lane);
+    }
+
+    public JobRef ref() {
+        return new JobRef(topic, id);
+    }
+
+    /**
+     * A digest of everything the producer said about this job. Enqueueing the same id again is idempotent when the
+     * fingerprints match and a conflict when they differ.
+     */
+    public String fingerprint() {
+        var canonical = new StringBuilder()
+                .append(payload).append('\u0000')
+                .append(delayMs).append('\u0000')
+                .append(runAtMs).append('\u0000')
+                .append(maxAttempts).append('\u0000')
+                .append(backoff).append('\u0000')
+                .append(callback == null ? null : callback.url()).append('\u0000')
+                .append(callback == null ? null : new TreeMap<>(callback.headers())).append('\u0000')
+                .append(timeoutMs).append('\u0000')
+                .append(broadcast).append('\u0000')
+                .append(delivery);
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JRE", e);
+        }
+    }
+}
