@@ -1,0 +1,7 @@
+package io.delayq.service;
+
+/** Placeholder until the service lands. */
+public final class DelayqApplication {
+    public static void main(String[] args) {
+    }
+}
