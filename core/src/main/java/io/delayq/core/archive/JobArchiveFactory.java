@@ -1,0 +1,18 @@
+package io.delayq.core.archive;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.dropwizard.jackson.Discoverable;
+import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
+
+/**
+ * Builds the configured {@link JobArchive} ({@code archive: {type: mongo, …}}). Implementations carry
+ * {@code @JsonTypeName} and are listed in {@code META-INF/services/io.delayq.core.archive.JobArchiveFactory}.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+public interface JobArchiveFactory extends Discoverable {
+
+    /** Creates the archive, registers its lifecycle and a health check named {@code "archive"}, returns it ready. */
+    JobArchive build(LifecycleEnvironment lifecycle, HealthCheckRegistry healthChecks, MetricRegistry metrics);
+}
