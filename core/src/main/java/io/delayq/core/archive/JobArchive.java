@@ -9,7 +9,12 @@ import java.util.Optional;
 
 /**
  * The durable archive of finished jobs: dead letters (always) and succeeded jobs (per-topic opt-in). Fed from the
- * store's outbox by the archiver; browsed and replayed by operators.
+ * store's outbox by the {@link Archiver}; browsed, replayed and purged by operators.
+ *
+ * <p>The dead-letter operations have defaults that refuse, so an archive that only keeps history (or none) stays a
+ * small class. Listings are newest first, ordered by ({@code deadAt}, {@code key}) descending, and their cursors
+ * name the last item seen, so a page is stable while new dead letters arrive. Failures to reach the backend are
+ * {@link io.delayq.core.StoreException}s with {@link io.delayq.core.StoreStatus#UNAVAILABLE}.
  */
 public interface JobArchive extends AutoCloseable {
 
@@ -22,6 +27,46 @@ public interface JobArchive extends AutoCloseable {
     /** The most recent archived record of a job, once it has left the store. */
     Optional<Job> find(JobRef ref);
 
+    /** Dead letters matching {@code query}, newest first, one page of at most {@code query.limit()}. */
+    default Page<DeadLetter> deadLetters(DeadLetterQuery query) {
+        throw unsupported();
+    }
+
+    /** The newest dead letter of a job id, if any. */
+    default Optional<DeadLetter> deadLetter(JobRef ref) {
+        throw unsupported();
+    }
+
+    /** One dead letter by its {@link DeadLetter#key()}. */
+    default Optional<DeadLetter> deadLetter(String key) {
+        throw unsupported();
+    }
+
+    /**
+     * Appends a replay to a dead letter, only if its replay count is still {@code expectedReplayCount} (so that two
+     * operators replaying at once record one replay).
+     *
+     * @return true if recorded; false if the dead letter is gone or someone else recorded a replay first
+     */
+    default boolean recordReplay(String key, int expectedReplayCount, DeadLetter.Replay replay) {
+        throw unsupported();
+    }
+
+    /** Removes every dead letter of a job id. @return how many were removed */
+    default long purgeDeadLetters(JobRef ref) {
+        throw unsupported();
+    }
+
+    /** Removes every dead letter matching the query's filters (its limit and cursor are ignored). @return how many */
+    default long purgeDeadLetters(DeadLetterQuery filter) {
+        throw unsupported();
+    }
+
     @Override
     void close();
+
+    private static UnsupportedOperationException unsupported() {
+        return new UnsupportedOperationException("this archive does not keep dead letters for browsing;"
+                + " configure one that does (archive: {type: mongo})");
+    }
 }

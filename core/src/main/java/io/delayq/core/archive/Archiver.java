@@ -1,0 +1,210 @@
+package io.delayq.core.archive;
+
+import com.codahale.metrics.CachedGauge;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import io.delayq.core.JobStore;
+import io.delayq.core.OutboxEntry;
+import io.dropwizard.lifecycle.Managed;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Moves finished jobs from the store's outbox into the archive: read a batch, write it, and only then delete it from
+ * the outbox. A crash between the write and the delete writes the batch again on the next pass, which the archive's
+ * idempotent writes absorb, so an entry is never lost and never archived twice.
+ *
+ * <p>While there is a backlog it loops without pausing; when the outbox is empty it sleeps {@code idle}. When the
+ * archive (or the store) fails it logs once per outage, backs off from {@code retryInitial} doubling up to
+ * {@code retryMax}, and retries the same entries; the outbox grows meanwhile and the gauge
+ * {@code delayq.archive.backlog} shows it. Several instances may run an archiver on one store: they may write the
+ * same entries, which is harmless.
+ *
+ * <p>Metrics: gauge {@code delayq.archive.backlog} (outbox size, -1 when the store cannot tell), meters
+ * {@code delayq.archive.archived} and {@code delayq.archive.failures}.
+ */
+public final class Archiver implements Managed {
+    public static final String BACKLOG_GAUGE = "delayq.archive.backlog";
+    public static final String ARCHIVED_METER = "delayq.archive.archived";
+    public static final String FAILURES_METER = "delayq.archive.failures";
+
+    private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
+    private static final long PROGRESS_LOG_INTERVAL_MS = 10_000;
+
+    private final JobStore store;
+    private final JobArchive archive;
+    private final Settings settings;
+    private final Meter archived;
+    private final Meter failures;
+    private final Object wakeUp = new Object();
+
+    private volatile boolean running;
+    private volatile boolean failing;
+    private Thread thread;
+
+    /**
+     * How the archiver paces itself.
+     *
+     * @param batchSize    outbox entries per read and write
+     * @param idle         sleep when the outbox is empty
+     * @param retryInitial first wait after a failure
+     * @param retryMax     longest wait between retries during an outage
+     */
+    public record Settings(int batchSize, Duration idle, Duration retryInitial, Duration retryMax) {
+        public Settings {
+            if (batchSize < 1) {
+                throw new IllegalArgumentException("archiver batchSize must be at least 1");
+            }
+            Objects.requireNonNull(idle, "idle");
+            Objects.requireNonNull(retryInitial, "retryInitial");
+            Objects.requireNonNull(retryMax, "retryMax");
+        }
+
+        public static Settings defaults() {
+            return new Settings(500, Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofSeconds(30));
+        }
+    }
+
+    public Archiver(JobStore store, JobArchive archive, MetricRegistry metrics, Settings settings) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.archive = Objects.requireNonNull(archive, "archive");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.archived = metrics.meter(ARCHIVED_METER);
+        this.failures = metrics.meter(FAILURES_METER);
+        metrics.remove(BACKLOG_GAUGE);
+        metrics.register(BACKLOG_GAUGE, new CachedGauge<Long>(1, TimeUnit.SECONDS) {
+            @Override
+            protected Long loadValue() {
+                return backlog();
+            }
+        });
+    }
+
+    public Archiver(JobStore store, JobArchive archive, MetricRegistry metrics) {
+        this(store, archive, metrics, Settings.defaults());
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        running = true;
+        thread = new Thread(this::run, "delayq-archiver");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    @Override
+    public void stop() throws InterruptedException {
+        Thread t;
+        synchronized (this) {
+            running = false;
+            t = thread;
+            thread = null;
+        }
+        if (t != null) {
+            synchronized (wakeUp) {
+                wakeUp.notifyAll();
+            }
+            t.join(TimeUnit.SECONDS.toMillis(10));
+        }
+    }
+
+    /** Whether the last pass failed (the archive or the store is unreachable). */
+    public boolean isFailing() {
+        return failing;
+    }
+
+    /** The outbox size, or -1 when the store cannot be asked. */
+    public long backlog() {
+        try {
+            return store.outboxSize();
+        } catch (RuntimeException e) {
+            return -1L;
+        }
+    }
+
+    /**
+     * Archives one batch: read, write, delete.
+     *
+     * @return how many entries were archived; 0 when the outbox is empty
+     * @throws RuntimeException when the store or the archive fails; the entries stay in the outbox
+     */
+    public int drainOnce() {
+        List<OutboxEntry> batch = store.readOutbox(settings.batchSize());
+        if (batch.isEmpty()) {
+            return 0;
+        }
+        archive.write(batch);
+        store.deleteOutbox(batch);
+        archived.mark(batch.size());
+        return batch.size();
+    }
+
+    private void run() {
+        long retryMs = settings.retryInitial().toMillis();
+        long failingSince = 0;
+        long drainedInBacklog = 0;
+        long lastProgressLog = System.currentTimeMillis();
+        while (running) {
+            try {
+                int n = drainOnce();
+                if (failing) {
+                    LOG.info("Archiver recovered after {} ms; backlog now {}",
+                            System.currentTimeMillis() - failingSince, backlog());
+                    failing = false;
+                }
+                retryMs = settings.retryInitial().toMillis();
+                if (n < settings.batchSize()) {
+                    if (drainedInBacklog > 0) {
+                        LOG.info("Archiver drained its backlog: {} entries archived", drainedInBacklog + n);
+                        drainedInBacklog = 0;
+                    }
+                    if (n == 0) {
+                        pause(settings.idle().toMillis());
+                    }
+                    continue;
+                }
+                drainedInBacklog += n;
+                long now = System.currentTimeMillis();
+                if (now - lastProgressLog >= PROGRESS_LOG_INTERVAL_MS) {
+                    LOG.info("Archiver working through a backlog: {} archived so far, {} waiting",
+                            drainedInBacklog, backlog());
+                    lastProgressLog = now;
+                }
+            } catch (RuntimeException e) {
+                failures.mark();
+                if (!failing) {
+                    failing = true;
+                    failingSince = System.currentTimeMillis();
+                    LOG.warn("Archiver cannot move finished jobs to the archive; they stay in the store's outbox and"
+                            + " will be retried (backing off up to {}): {}", settings.retryMax(), e.toString(), e);
+                } else {
+                    LOG.debug("Archiver still failing: {}", e.toString());
+                }
+                pause(retryMs);
+                retryMs = Math.min(retryMs * 2, settings.retryMax().toMillis());
+            }
+        }
+    }
+
+    private void pause(long millis) {
+        synchronized (wakeUp) {
+            if (!running) {
+                return;
+            }
+            try {
+                wakeUp.wait(Math.max(1, millis));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                running = false;
+            }
+        }
+    }
+}
