@@ -1,0 +1,69 @@
+package io.delayq.service.consumer;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.JobStore;
+import io.delayq.core.PolicyDefaults;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.lifecycle.Managed;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The consumer side of the service: the pull API ({@link LeaseResource}) and broadcast event streams
+ * ({@link EventsResource}). {@link #register} adds both resources and subscribes to the store's notifications while
+ * the application runs:
+ *
+ * <pre>{@code ConsumerEndpoints.register(environment, store, policyDefaults);}</pre>
+ */
+public final class ConsumerEndpoints implements Managed {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumerEndpoints.class);
+
+    private final JobStore store;
+    private final LeaseWaiters waiters;
+    private final BroadcastHub hub;
+    private final List<AutoCloseable> subscriptions = new ArrayList<>();
+
+    private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, ObjectMapper mapper) {
+        this.store = store;
+        this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults));
+        this.hub = new BroadcastHub(mapper);
+    }
+
+    /**
+     * Registers the lease and event resources and their lifecycle.
+     *
+     * @param environment the application's environment
+     * @param store       the job store, already built
+     * @param defaults    the service's policy defaults (lease length when neither the consumer, job nor topic names one)
+     */
+    public static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults) {
+        ConsumerEndpoints endpoints = new ConsumerEndpoints(store, defaults, environment.getObjectMapper());
+        environment.jersey().register(new LeaseResource(store, defaults, endpoints.waiters));
+        environment.jersey().register(new EventsResource(endpoints.hub));
+        environment.lifecycle().manage(endpoints);
+        return endpoints;
+    }
+
+    @Override
+    public void start() {
+        subscriptions.add(store.subscribe(waiters));
+        subscriptions.add(store.subscribe(hub));
+    }
+
+    @Override
+    public void stop() {
+        for (AutoCloseable subscription : subscriptions) {
+            try {
+                subscription.close();
+            } catch (Exception e) {
+                LOG.warn("Unsubscribing from the job store failed", e);
+            }
+        }
+        subscriptions.clear();
+        waiters.close();
+        hub.close();
+    }
+}

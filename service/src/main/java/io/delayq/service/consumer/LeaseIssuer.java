@@ -1,0 +1,62 @@
+package io.delayq.service.consumer;
+
+import io.delayq.core.Delivery;
+import io.delayq.core.JobStore;
+import io.delayq.core.Lease;
+import io.delayq.core.LeaseRef;
+import io.delayq.core.PolicyDefaults;
+import io.delayq.core.ReserveResult;
+import io.delayq.core.StoreException;
+import io.delayq.core.TopicSettings;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Takes due pull-lane jobs out of the store for one lease request: resolves the lease length, honours a paused
+ * topic, and makes an explicit {@code leaseMs} win over a job's own timeout.
+ */
+final class LeaseIssuer {
+    private final JobStore store;
+    private final PolicyDefaults defaults;
+
+    LeaseIssuer(JobStore store, PolicyDefaults defaults) {
+        this.store = store;
+        this.defaults = defaults;
+    }
+
+    /**
+     * Reserves up to {@code max} due jobs.
+     *
+     * @param leaseMs the consumer's lease length, or {@code null} for the job's / topic's / service's timeout
+     * @return the leases, the topic's next run time and the store's clock; a paused topic grants nothing
+     */
+    ReserveResult issue(String topic, int max, Long leaseMs) {
+        TopicSettings settings = store.settings(topic);
+        if (settings.isPaused()) {
+            return new ReserveResult(List.of(), -1L, store.now());
+        }
+        long length = leaseMs != null ? leaseMs : defaults.timeoutMs(null, settings);
+        ReserveResult result = store.reserve(topic, Delivery.PULL, max, length);
+        if (leaseMs == null || result.leases().isEmpty()) {
+            return result;
+        }
+        // The store lets a job's own timeout win over the default it is given; the consumer who names a lease
+        // length means it for every job it takes.
+        List<Lease> leases = new ArrayList<>(result.leases().size());
+        for (Lease lease : result.leases()) {
+            Long own = lease.job().timeoutMs();
+            if (own == null || own.longValue() == leaseMs) {
+                leases.add(lease);
+                continue;
+            }
+            try {
+                leases.add(new Lease(lease.job(), lease.token(), store.extend(LeaseRef.of(lease), leaseMs)));
+            } catch (StoreException e) {
+                // The lease is still held with the job's own deadline; report that one rather than drop the job.
+                leases.add(lease);
+            }
+        }
+        return new ReserveResult(leases, result.nextDueAt(), result.now());
+    }
+}

@@ -1,0 +1,136 @@
+package io.delayq.service.consumer;
+
+import io.delayq.core.Failure;
+import io.delayq.core.Job;
+import io.delayq.core.JobRef;
+import io.delayq.core.JobRules;
+import io.delayq.core.JobStore;
+import io.delayq.core.LeaseRef;
+import io.delayq.core.PolicyDefaults;
+import io.delayq.core.StoreException;
+import io.delayq.core.StoreStatus;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.MediaType;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Random;
+import java.util.random.RandomGenerator;
+
+/**
+ * The pull API: consumers lease due jobs (long polling), then ack, nack or extend each lease. Role {@code consumer}.
+ *
+ * <p>Statuses: {@code 200} leases / extended; {@code 204} acked / nacked; {@code 400} bad input (nothing changes);
+ * {@code 404} no such job; {@code 409} the lease token is stale (the lease expired and the job moved on, or it was
+ * already acked) — nothing changes; {@code 503} the store is unavailable.
+ */
+@Path("/v1/topics/{topic}")
+@RolesAllowed("consumer")
+@Consumes(MediaType.APPLICATION_JSON)
+@Produces(MediaType.APPLICATION_JSON)
+public class LeaseResource {
+    private static final int MAX_ERROR_CHARS = 4_000;
+
+    private final JobStore store;
+    private final PolicyDefaults defaults;
+    private final LeaseWaiters waiters;
+    private final RandomGenerator random = new Random();
+
+    LeaseResource(JobStore store, PolicyDefaults defaults, LeaseWaiters waiters) {
+        this.store = store;
+        this.defaults = defaults;
+        this.waiters = waiters;
+    }
+
+    /**
+     * Leases up to {@code max} due jobs; when none is due, waits up to {@code waitMs} for one.
+     * {@code 200 {"leases":[…]}}, possibly empty.
+     */
+    @POST
+    @Path("/leases")
+    public void lease(@PathParam("topic") String topic, LeaseRequest body, @Suspended AsyncResponse response) {
+        try {
+            JobRules.checkTopic(topic);
+            LeaseRequest request = (body == null ? new LeaseRequest(null, null, null) : body).resolved();
+            waiters.lease(topic, request, response);
+        } catch (RuntimeException e) {
+            response.resume(e);
+        }
+    }
+
+    /** Marks the attempt successful. {@code 204}; {@code 409} when the token is stale (e.g. a second ack). */
+    @POST
+    @Path("/jobs/{id}/ack")
+    public void ack(@PathParam("topic") String topic, @PathParam("id") String id, AckRequest body) {
+        LeaseRef lease = lease(topic, id, body == null ? null : body.leaseToken());
+        StoreStatus status = store.ack(List.of(lease)).get(0);
+        StoreException.check(status, lease.job(), "acknowledged");
+    }
+
+    /**
+     * Records a failed attempt. With {@code delayMs} the job runs again after that delay ("not now, put it back");
+     * without it the job's retry policy decides, and a job whose attempts are exhausted becomes dead. {@code 204}.
+     */
+    @POST
+    @Path("/jobs/{id}/nack")
+    public void nack(@PathParam("topic") String topic, @PathParam("id") String id, NackRequest body) {
+        LeaseRef lease = lease(topic, id, body == null ? null : body.leaseToken());
+        String error = errorText(body.error());
+        Failure failure;
+        if (body.delayMs() != null) {
+            if (body.delayMs() < 0 || body.delayMs() > JobRules.DEFAULT_MAX_DELAY_MS) {
+                throw new IllegalArgumentException("delayMs is " + body.delayMs() + "; put a job back 0 to "
+                        + JobRules.DEFAULT_MAX_DELAY_MS + " ms later");
+            }
+            failure = Failure.retryAfter(body.delayMs(), error, null);
+        } else {
+            Job job = store.find(lease.job())
+                    .orElseThrow(() -> new StoreException(StoreStatus.NOT_FOUND, "job " + lease.job() + " does not exist"));
+            // A stale token is refused by the store below whatever we decide here.
+            long delay = defaults.retryPolicy(job, store.settings(topic)).nextDelayMillis(job.attempts(), random);
+            failure = delay < 0 ? Failure.dead(error, null) : Failure.retryAfter(delay, error, null);
+        }
+        StoreException.check(store.nack(lease, failure), lease.job(), "nacked");
+    }
+
+    /** Extends the lease to {@code leaseMs} from now. {@code 200 {"leaseDeadline"}}. */
+    @POST
+    @Path("/jobs/{id}/extend")
+    public ExtendResponse extend(@PathParam("topic") String topic, @PathParam("id") String id, ExtendRequest body) {
+        LeaseRef lease = lease(topic, id, body == null ? null : body.leaseToken());
+        Long leaseMs = body.leaseMs();
+        if (leaseMs == null || leaseMs < 1 || leaseMs > LeaseRequest.MAX_LEASE_MS) {
+            throw new IllegalArgumentException("leaseMs is " + leaseMs + "; extend a lease by 1 to "
+                    + LeaseRequest.MAX_LEASE_MS + " ms from now");
+        }
+        return new ExtendResponse(Instant.ofEpochMilli(store.extend(lease, leaseMs)).toString());
+    }
+
+    private static LeaseRef lease(String topic, String id, String token) {
+        JobRules.checkTopic(topic);
+        JobRules.checkId(id);
+        if (token == null || token.isBlank()) {
+            throw new IllegalArgumentException("leaseToken is required: send the leaseToken the lease answer gave");
+        }
+        try {
+            return new LeaseRef(new JobRef(topic, id), Long.parseLong(token.trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("leaseToken '" + token + "' is not a token this service issued; "
+                    + "send the leaseToken the lease answer gave, unchanged");
+        }
+    }
+
+    private static String errorText(String error) {
+        if (error == null || error.isBlank()) {
+            return "nacked by the consumer";
+        }
+        return error.length() <= MAX_ERROR_CHARS ? error : error.substring(0, MAX_ERROR_CHARS) + "…";
+    }
+}

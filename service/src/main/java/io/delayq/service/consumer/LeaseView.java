@@ -1,0 +1,33 @@
+package io.delayq.service.consumer;
+
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.delayq.core.Lease;
+
+import java.time.Instant;
+
+/**
+ * One leased job as a consumer sees it. The consumer presents {@code leaseToken} with ack, nack and extend.
+ *
+ * @param id            the job id
+ * @param topic         the topic
+ * @param attempt       this attempt's number, from 1; receivers deduplicate on id + attempt
+ * @param leaseToken    the lease token (a string; opaque to consumers)
+ * @param leaseDeadline when the lease expires unless extended (RFC 3339, the store's clock)
+ * @param runAt         when the job was due (RFC 3339)
+ * @param payload       the producer's payload, as the JSON value it was given
+ */
+public record LeaseView(
+        String id,
+        String topic,
+        int attempt,
+        String leaseToken,
+        String leaseDeadline,
+        String runAt,
+        @JsonRawValue String payload) {
+
+    public static LeaseView of(Lease lease) {
+        return new LeaseView(lease.job().id(), lease.job().topic(), lease.attempt(), Long.toString(lease.token()),
+                Instant.ofEpochMilli(lease.deadline()).toString(), Instant.ofEpochMilli(lease.job().runAt()).toString(),
+                lease.job().payload());
+    }
+}

@@ -1,0 +1,366 @@
+package io.delayq.service.consumer;
+
+import io.delayq.core.Job;
+import io.delayq.core.Lease;
+import io.delayq.core.ReserveResult;
+import io.delayq.core.StoreListener;
+import jakarta.ws.rs.container.AsyncResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Long polls for leases. A request that finds nothing due is parked here, per topic, without holding a Jetty thread,
+ * and is answered when a job falls due or its {@code waitMs} passes.
+ *
+ * <p>Nothing polls the store: a parked topic keeps one timer at the next run time the store reported (so a job
+ * scheduled before the poll started is leased when it falls due), and the store's {@link #onWake} moves that timer
+ * earlier when a job is scheduled ahead of the others, on any instance. Parked requests of one topic are served in
+ * arrival order. A slow sweep ({@link #SWEEP_MS}) re-checks parked topics in case a wake-up message was lost (Redis
+ * pub/sub is fire and forget).
+ *
+ * <p>If a client disconnects after its jobs were leased, the leases expire and the jobs come back as their next
+ * attempt: delivery is at least once.
+ */
+final class LeaseWaiters implements StoreListener, AutoCloseable {
+    static final long SWEEP_MS = 5_000;
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseWaiters.class);
+
+    private final LeaseIssuer issuer;
+    private final ScheduledThreadPoolExecutor executor;
+    private final ConcurrentMap<String, Topic> topics = new ConcurrentHashMap<>();
+    private final ScheduledFuture<?> sweep;
+    private volatile boolean closed;
+
+    LeaseWaiters(LeaseIssuer issuer) {
+        this.issuer = issuer;
+        AtomicInteger threads = new AtomicInteger();
+        this.executor = new ScheduledThreadPoolExecutor(4, r -> {
+            Thread t = new Thread(r, "delayq-lease-waiters-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        this.sweep = executor.scheduleWithFixedDelay(this::sweep, SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Answers {@code response} with the leases of a resolved request, now or once something is due. */
+    void lease(String topicName, LeaseRequest request, AsyncResponse response) {
+        if (closed) {
+            response.resume(new LeasesResponse(List.of()));
+            return;
+        }
+        Topic topic = topics.computeIfAbsent(topicName, Topic::new);
+        long wakesBefore = topic.wakes.get();
+        ReserveResult first = issuer.issue(topicName, request.max(), request.leaseMs());
+        topic.observeClock(first);
+        if (!first.leases().isEmpty() || request.waitMs() == 0) {
+            response.resume(answer(first.leases()));
+            return;
+        }
+        Waiter waiter = new Waiter(topic, request, response);
+        topic.add(waiter);
+        waiter.timeout = executor.schedule(waiter::expire, request.waitMs(), TimeUnit.MILLISECONDS);
+        // Jersey's own timeout is only a backstop should the timer above ever be lost.
+        response.setTimeoutHandler(r -> waiter.expire());
+        response.setTimeout(request.waitMs() + 10_000, TimeUnit.MILLISECONDS);
+        arm(topic, first.nextDueAt());
+        if (topic.wakes.get() != wakesBefore) {
+            // A wake-up arrived between our reserve and parking: it may have been for us.
+            executor.execute(() -> drain(topic));
+        }
+    }
+
+    @Override
+    public void onWake(String topicName, long dueAt) {
+        Topic topic = topics.get(topicName);
+        if (topic == null) {
+            return;
+        }
+        topic.wakes.incrementAndGet();
+        if (topic.hasWaiters()) {
+            arm(topic, dueAt);
+        }
+    }
+
+    @Override
+    public void onBroadcast(Job job) {
+        // Broadcast jobs go to event subscribers, never to leases.
+    }
+
+    /** Answers every parked request with an empty list and stops the timers. */
+    @Override
+    public void close() {
+        closed = true;
+        sweep.cancel(false);
+        for (Topic topic : topics.values()) {
+            for (Waiter waiter : topic.snapshot()) {
+                waiter.expire();
+            }
+        }
+        executor.shutdownNow();
+    }
+
+    int parked() {
+        return topics.values().stream().mapToInt(t -> t.snapshot().size()).sum();
+    }
+
+    private void sweep() {
+        for (Topic topic : topics.values()) {
+            if (topic.hasWaiters()) {
+                drain(topic);
+            }
+        }
+    }
+
+    /** Makes sure the topic's timer fires no later than {@code dueAt} (store clock); {@code -1} means nothing due. */
+    private void arm(Topic topic, long dueAt) {
+        if (dueAt < 0 || closed) {
+            return;
+        }
+        synchronized (topic) {
+            if (topic.waiters.isEmpty()) {
+                return;
+            }
+            if (topic.timer != null && !topic.timer.isDone() && topic.timerAt <= dueAt) {
+                return;
+            }
+            if (topic.timer != null) {
+                topic.timer.cancel(false);
+            }
+            topic.timerAt = dueAt;
+            long delay = Math.max(0, dueAt - topic.storeNow());
+            try {
+                topic.timer = executor.schedule(() -> fire(topic), delay, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                topic.timer = null; // shutting down
+            }
+        }
+    }
+
+    private void fire(Topic topic) {
+        synchronized (topic) {
+            topic.timer = null;
+            topic.timerAt = Long.MAX_VALUE;
+        }
+        drain(topic);
+    }
+
+    /** Serves parked requests of a topic in arrival order while jobs are due. One drain per topic at a time. */
+    private void drain(Topic topic) {
+        synchronized (topic) {
+            if (topic.draining) {
+                topic.again = true;
+                return;
+            }
+            topic.draining = true;
+            topic.again = false;
+        }
+        long next = -1;
+        try {
+            while (true) {
+                next = serveWhileDue(topic);
+                synchronized (topic) {
+                    if (!topic.again) {
+                        topic.draining = false;
+                        break;
+                    }
+                    topic.again = false;
+                }
+            }
+        } catch (RuntimeException e) {
+            synchronized (topic) {
+                topic.draining = false;
+            }
+            LOG.warn("Serving parked lease requests of topic {} failed", topic.name, e);
+        }
+        arm(topic, next);
+    }
+
+    /** @return the topic's next run time as the store last reported it, or {@code -1} */
+    private long serveWhileDue(Topic topic) {
+        while (true) {
+            Waiter waiter = topic.nextWaiting();
+            if (waiter == null) {
+                return -1;
+            }
+            ReserveResult result;
+            try {
+                result = issuer.issue(topic.name, waiter.request.max(), waiter.request.leaseMs());
+            } catch (RuntimeException e) {
+                waiter.fail(e);
+                throw e;
+            }
+            topic.observeClock(result);
+            if (result.leases().isEmpty()) {
+                waiter.nothingDue();
+                return result.nextDueAt();
+            }
+            waiter.grant(result.leases());
+            if (result.nextDueAt() < 0 || result.nextDueAt() > result.now()) {
+                return result.nextDueAt();
+            }
+        }
+    }
+
+    private static LeasesResponse answer(List<Lease> leases) {
+        List<LeaseView> views = new ArrayList<>(leases.size());
+        for (Lease lease : leases) {
+            views.add(LeaseView.of(lease));
+        }
+        return new LeasesResponse(views);
+    }
+
+    /** The parked requests of one topic and its timer. */
+    private static final class Topic {
+        final String name;
+        final AtomicLong wakes = new AtomicLong();
+        /** Store clock minus local clock, as of the last reserve, so timers can be armed for store times. */
+        volatile long clockOffset;
+        // guarded by this
+        final Deque<Waiter> waiters = new ArrayDeque<>();
+        ScheduledFuture<?> timer;
+        long timerAt = Long.MAX_VALUE;
+        boolean draining;
+        boolean again;
+
+        Topic(String name) {
+            this.name = name;
+        }
+
+        void observeClock(ReserveResult result) {
+            clockOffset = result.now() - System.currentTimeMillis();
+        }
+
+        long storeNow() {
+            return System.currentTimeMillis() + clockOffset;
+        }
+
+        synchronized void add(Waiter waiter) {
+            waiters.addLast(waiter);
+        }
+
+        synchronized void remove(Waiter waiter) {
+            waiters.remove(waiter);
+            if (waiters.isEmpty() && timer != null) {
+                timer.cancel(false);
+                timer = null;
+                timerAt = Long.MAX_VALUE;
+            }
+        }
+
+        synchronized boolean hasWaiters() {
+            return !waiters.isEmpty();
+        }
+
+        synchronized List<Waiter> snapshot() {
+            return new ArrayList<>(waiters);
+        }
+
+        /** The oldest parked request, now marked as being served; {@code null} when none waits. */
+        synchronized Waiter nextWaiting() {
+            for (Waiter waiter : waiters) {
+                if (waiter.begin()) {
+                    return waiter;
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * One parked request. Its states make sure it is answered exactly once, whichever of "jobs granted", "wait over"
+     * and "shutting down" comes first, and that jobs leased for it are never dropped by a timeout racing the reserve.
+     */
+    private static final class Waiter {
+        private static final int WAITING = 0;
+        private static final int RESERVING = 1;
+        private static final int DONE = 2;
+
+        final Topic topic;
+        final LeaseRequest request;
+        final AsyncResponse response;
+        volatile ScheduledFuture<?> timeout;
+        private int state = WAITING; // guarded by this
+        private boolean expired; // guarded by this
+
+        Waiter(Topic topic, LeaseRequest request, AsyncResponse response) {
+            this.topic = topic;
+            this.request = request;
+            this.response = response;
+        }
+
+        synchronized boolean begin() {
+            if (state != WAITING) {
+                return false;
+            }
+            state = RESERVING;
+            return true;
+        }
+
+        void grant(List<Lease> leases) {
+            synchronized (this) {
+                state = DONE;
+            }
+            finish();
+            if (!response.resume(answer(leases))) {
+                LOG.debug("Lease request on {} ended before its {} leases were sent; they will expire and come back",
+                        topic.name, leases.size());
+            }
+        }
+
+        void nothingDue() {
+            boolean answer;
+            synchronized (this) {
+                answer = expired;
+                state = answer ? DONE : WAITING;
+            }
+            if (answer) {
+                finish();
+                response.resume(new LeasesResponse(List.of()));
+            }
+        }
+
+        void fail(Throwable error) {
+            synchronized (this) {
+                state = DONE;
+            }
+            finish();
+            response.resume(error);
+        }
+
+        void expire() {
+            synchronized (this) {
+                if (state == RESERVING) {
+                    expired = true; // the reserve in flight answers
+                    return;
+                }
+                if (state == DONE) {
+                    return;
+                }
+                state = DONE;
+            }
+            finish();
+            response.resume(new LeasesResponse(List.of()));
+        }
+
+        private void finish() {
+            ScheduledFuture<?> t = timeout;
+            if (t != null) {
+                t.cancel(false);
+            }
+            topic.remove(this);
+        }
+    }
+}
