@@ -1,0 +1,611 @@
+package io.delayq.redis;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.delayq.core.Delivery;
+import io.delayq.core.EnqueueResult;
+import io.delayq.core.Failure;
+import io.delayq.core.Job;
+import io.delayq.core.JobRef;
+import io.delayq.core.JobRules;
+import io.delayq.core.JobStore;
+import io.delayq.core.Lease;
+import io.delayq.core.LeaseRef;
+import io.delayq.core.NewJob;
+import io.delayq.core.OutboxEntry;
+import io.delayq.core.ReserveResult;
+import io.delayq.core.StoreException;
+import io.delayq.core.StoreListener;
+import io.delayq.core.StoreStatus;
+import io.delayq.core.TopicSettings;
+import io.delayq.core.TopicStats;
+import io.delayq.redis.RedisKeys.Partition;
+import io.delayq.redis.Scripts.Op;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.resps.StreamEntry;
+import redis.clients.jedis.resps.Tuple;
+
+import java.net.URI;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.zip.CRC32;
+
+/**
+ * The {@link JobStore} on Redis: one Lua script per transition, every key of a topic partition under one hash tag
+ * (see storage-redis/README.md for the key table). The same code runs on a standalone server, behind Sentinel, or on a
+ * cluster, since it only uses {@link UnifiedJedis}.
+ */
+public final class RedisJobStore implements JobStore {
+    /** Jobs per enqueue script call; bigger batches are split so one call never blocks Redis for long. */
+    static final int ENQUEUE_CHUNK = 500;
+    private static final int MAX_RESERVE = 9_999;
+    private static final String NOW_SCRIPT =
+            "local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
+
+    private final UnifiedJedis redis;
+    private final boolean ownsClient;
+    private final RedisStoreOptions options;
+    private final Scripts scripts;
+    private final RecordCodec codec = new RecordCodec();
+    private final Notifications notifications;
+    private final Map<String, Partition[]> partitions = new ConcurrentHashMap<>();
+    private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
+    private final Map<String, CachedSettings> settingsCache = new ConcurrentHashMap<>();
+    private final AtomicInteger reserveRotation = new AtomicInteger();
+    private final SecureRandom random = new SecureRandom();
+    private final String retentionMs;
+    private final String historySize;
+    private Runnable onClose = () -> { };
+
+    private record CachedSettings(TopicSettings settings, long readAtNanos) {
+    }
+
+    /**
+     * Wraps a client. The store loads its scripts now (so a server that cannot run them fails here, not on the first
+     * job).
+     *
+     * @param ownsClient whether {@link #close()} closes the client
+     */
+    public RedisJobStore(UnifiedJedis redis, RedisStoreOptions options, boolean ownsClient) {
+        this.redis = redis;
+        this.ownsClient = ownsClient;
+        this.options = options;
+        this.scripts = new Scripts(redis);
+        this.notifications = new Notifications(redis, codec::jobFromJson);
+        this.retentionMs = Long.toString(options.finishedRetention().toMillis());
+        this.historySize = Integer.toString(options.historySize());
+        call("load scripts", () -> {
+            scripts.loadAll(RedisKeys.TOPICS);
+            return null;
+        });
+    }
+
+    /** Connects to {@code redis://host:port[/db]} or {@code rediss://…} with default options. */
+    public static RedisJobStore connect(String uri) {
+        return connect(uri, RedisStoreOptions.defaults());
+    }
+
+    public static RedisJobStore connect(String uri, RedisStoreOptions options) {
+        return new RedisJobStore(standaloneClient(uri, options.poolSize()), options, true);
+    }
+
+    /** A pooled client for one server, from a {@code redis://} or {@code rediss://} URI. */
+    static UnifiedJedis standaloneClient(String uri, int poolSize) {
+        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+        pool.setMaxTotal(poolSize);
+        pool.setMaxIdle(poolSize);
+        pool.setMinIdle(1);
+        // fail fast when the pool is exhausted or Redis is gone rather than queue forever
+        pool.setMaxWait(java.time.Duration.ofSeconds(5));
+        return RedisClient.builder().fromURI(URI.create(uri)).poolConfig(pool).build();
+    }
+
+    /** Runs {@code action} when the store closes (e.g. stopping an embedded server). */
+    void onClose(Runnable action) {
+        this.onClose = action;
+    }
+
+    UnifiedJedis client() {
+        return redis;
+    }
+
+    RedisStoreOptions options() {
+        return options;
+    }
+
+    Scripts scripts() {
+        return scripts;
+    }
+
+    // ---------------------------------------------------------------- enqueue
+
+    @Override
+    public List<EnqueueResult> enqueue(List<NewJob> jobs) {
+        if (jobs.isEmpty()) {
+            return List.of();
+        }
+        // group by partition, keeping each job's position for the answer
+        Map<Partition, List<Integer>> groups = new LinkedHashMap<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            NewJob job = jobs.get(i);
+            JobRules.checkTopic(job.topic());
+            JobRules.checkId(job.id());
+            groups.computeIfAbsent(partition(job.topic(), job.id()), k -> new ArrayList<>()).add(i);
+        }
+        registerTopics(jobs);
+        List<EnqueueCall> calls = new ArrayList<>();
+        groups.forEach((p, indexes) -> {
+            for (int from = 0; from < indexes.size(); from += ENQUEUE_CHUNK) {
+                calls.add(new EnqueueCall(p, indexes.subList(from, Math.min(indexes.size(), from + ENQUEUE_CHUNK)), jobs));
+            }
+        });
+        EnqueueResult[] results = new EnqueueResult[jobs.size()];
+        List<Object> answers = call("enqueue", () -> evalAll(Op.ENQUEUE, calls.stream().map(c -> c.keys).toList(),
+                calls.stream().map(c -> c.args).toList()));
+        for (int c = 0; c < calls.size(); c++) {
+            EnqueueCall ec = calls.get(c);
+            List<?> perJob = (List<?>) answers.get(c);
+            for (int j = 0; j < ec.indexes.size(); j++) {
+                int index = ec.indexes.get(j);
+                results[index] = enqueueResult(jobs.get(index), (List<?>) perJob.get(j));
+            }
+        }
+        return Arrays.asList(results);
+    }
+
+    private final class EnqueueCall {
+        final List<Integer> indexes;
+        final List<String> keys;
+        final List<String> args;
+
+        EnqueueCall(Partition p, List<Integer> indexes, List<NewJob> jobs) {
+            this.indexes = indexes;
+            this.keys = List.of(p.jobs(), p.schedPush(), p.schedPull());
+            this.args = new ArrayList<>(2 + indexes.size() * 7);
+            args.add(p.topic());
+            args.add(Integer.toString(indexes.size()));
+            for (int index : indexes) {
+                NewJob job = jobs.get(index);
+                String fingerprint = job.fingerprint();
+                args.add(job.id());
+                args.add(fingerprint);
+                args.add(job.delayMs() == null ? "" : Long.toString(job.delayMs()));
+                args.add(job.runAtMs() == null ? "" : Long.toString(job.runAtMs()));
+                args.add(job.delivery() == Delivery.PUSH ? "1" : "0");
+                args.add(codec.newJobFields(job, fingerprint));
+                args.add(job.payload());
+            }
+        }
+    }
+
+    private EnqueueResult enqueueResult(NewJob job, List<?> answer) {
+        long code = (Long) answer.get(0);
+        if (code == ScriptCodes.OK) {
+            long runAt = Long.parseLong((String) answer.get(1));
+            long createdAt = Long.parseLong((String) answer.get(2));
+            return new EnqueueResult(StoreStatus.OK, true, codec.created(job, runAt, createdAt));
+        }
+        Job existing = codec.decode(job.topic(), job.id(), (String) answer.get(1));
+        return new EnqueueResult(ScriptCodes.status(code), false, existing);
+    }
+
+    private void registerTopics(List<NewJob> jobs) {
+        for (NewJob job : jobs) {
+            if (!knownTopics.contains(job.topic())) {
+                // before the jobs are written, so a crash in between never hides a topic that has jobs
+                call("register topic", () -> redis.sadd(RedisKeys.TOPICS, job.topic()));
+                knownTopics.add(job.topic());
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public Optional<Job> find(JobRef ref) {
+        Partition p = partition(ref.topic(), ref.id());
+        String record = call("find", () -> redis.hget(p.jobs(), ref.id()));
+        return record == null ? Optional.empty() : Optional.of(codec.decode(ref.topic(), ref.id(), record));
+    }
+
+    @Override
+    public long nextLeaseDeadline(String topic) {
+        long next = -1;
+        for (Partition p : partitions(topic)) {
+            next = earlier(next, firstScore(p.leased()));
+        }
+        return next;
+    }
+
+    @Override
+    public long nextDueAt(String topic, Delivery lane) {
+        long next = -1;
+        for (Partition p : partitions(topic)) {
+            next = earlier(next, firstScore(p.scheduled(lane)));
+        }
+        return next;
+    }
+
+    @Override
+    public Set<String> topics() {
+        return call("topics", () -> new HashSet<>(redis.smembers(RedisKeys.TOPICS)));
+    }
+
+    @Override
+    public TopicStats stats(String topic) {
+        long scheduled = 0;
+        long leased = 0;
+        long dead = 0;
+        long succeeded = 0;
+        long next = -1;
+        for (Partition p : partitions(topic)) {
+            scheduled += call("stats", () -> redis.zcard(p.schedPush()) + redis.zcard(p.schedPull()));
+            leased += call("stats", () -> redis.zcard(p.leased()));
+            List<String> counters = call("stats", () -> redis.hmget(p.stats(), "dead", "succeeded"));
+            dead += counters.get(0) == null ? 0 : Long.parseLong(counters.get(0));
+            succeeded += counters.get(1) == null ? 0 : Long.parseLong(counters.get(1));
+            next = earlier(next, firstScore(p.schedPush()));
+            next = earlier(next, firstScore(p.schedPull()));
+        }
+        return new TopicStats(topic, scheduled, leased, dead, succeeded, next);
+    }
+
+    @Override
+    public TopicSettings settings(String topic) {
+        String json = call("settings", () -> redis.hget(RedisKeys.SETTINGS, topic));
+        TopicSettings settings = json == null ? TopicSettings.empty() : parseSettings(topic, json);
+        settingsCache.put(topic, new CachedSettings(settings, System.nanoTime()));
+        return settings;
+    }
+
+    @Override
+    public void putSettings(String topic, TopicSettings settings) {
+        JobRules.checkTopic(topic);
+        String json;
+        try {
+            json = codec.mapper().writeValueAsString(settings);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode the settings of topic " + topic + ": " + e.getOriginalMessage(), e);
+        }
+        call("put settings", () -> {
+            redis.sadd(RedisKeys.TOPICS, topic);
+            return redis.hset(RedisKeys.SETTINGS, topic, json);
+        });
+        knownTopics.add(topic);
+        settingsCache.put(topic, new CachedSettings(settings, System.nanoTime()));
+    }
+
+    private TopicSettings parseSettings(String topic, String json) {
+        try {
+            return codec.mapper().readValue(json, TopicSettings.class);
+        } catch (JsonProcessingException e) {
+            throw new StoreException(StoreStatus.UNAVAILABLE, "the stored settings of topic " + topic
+                    + " are not readable (" + e.getOriginalMessage() + "); store them again", e);
+        }
+    }
+
+    /** Settings for the hot path, at most {@code settingsCacheTtl} old. */
+    private TopicSettings cachedSettings(String topic) {
+        CachedSettings cached = settingsCache.get(topic);
+        if (cached != null && System.nanoTime() - cached.readAtNanos() < options.settingsCacheTtl().toNanos()) {
+            return cached.settings();
+        }
+        return settings(topic);
+    }
+
+    // ---------------------------------------------------------------- leases
+
+    @Override
+    public ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be at least 1");
+        }
+        Partition[] ps = partitions(topic);
+        int start = ps.length == 1 ? 0 : Math.floorMod(reserveRotation.getAndIncrement(), ps.length);
+        List<Lease> leases = new ArrayList<>();
+        long next = -1;
+        long now = -1;
+        for (int i = 0; i < ps.length; i++) {
+            Partition p = ps[(start + i) % ps.length];
+            int wanted = Math.min(MAX_RESERVE, max - leases.size());
+            if (wanted <= 0) {
+                next = earlier(next, firstScore(p.scheduled(lane)));
+                continue;
+            }
+            String tokenBase = Long.toString(10_000_000_000_000L + (random.nextLong() & Long.MAX_VALUE) % 890_000_000_000_000L);
+            List<?> answer = (List<?>) call("reserve", () -> scripts.eval(Op.RESERVE,
+                    List.of(p.jobs(), p.scheduled(lane), p.leased()),
+                    List.of(Integer.toString(wanted), Long.toString(defaultLeaseMs), tokenBase)));
+            now = Math.max(now, Long.parseLong((String) answer.get(0)));
+            next = earlier(next, Long.parseLong((String) answer.get(1)));
+            for (int a = 2; a + 3 < answer.size(); a += 4) {
+                String id = (String) answer.get(a);
+                long token = Long.parseLong((String) answer.get(a + 1));
+                long deadline = Long.parseLong((String) answer.get(a + 2));
+                Job job = codec.decode(topic, id, (String) answer.get(a + 3));
+                leases.add(new Lease(job, token, deadline));
+            }
+        }
+        if (ps.length > 1) {
+            leases.sort(Comparator.comparingLong(l -> l.job().runAt()));
+        }
+        return new ReserveResult(leases, next, now);
+    }
+
+    @Override
+    public List<StoreStatus> ack(List<LeaseRef> leases) {
+        if (leases.isEmpty()) {
+            return List.of();
+        }
+        List<List<String>> keys = new ArrayList<>(leases.size());
+        List<List<String>> args = new ArrayList<>(leases.size());
+        for (LeaseRef lease : leases) {
+            JobRef ref = lease.job();
+            Partition p = partition(ref.topic(), ref.id());
+            keys.add(List.of(p.jobs(), p.leased(), p.finished(), p.archive(), p.stats()));
+            boolean archive = cachedSettings(ref.topic()).isArchiveSucceeded();
+            args.add(List.of(ref.id(), Long.toString(lease.token()), archive ? "1" : "0", retentionMs, historySize));
+        }
+        List<Object> answers = call("ack", () -> evalAll(Op.ACK, keys, args));
+        List<StoreStatus> statuses = new ArrayList<>(answers.size());
+        for (Object answer : answers) {
+            statuses.add(ScriptCodes.status((Long) answer));
+        }
+        return statuses;
+    }
+
+    @Override
+    public StoreStatus nack(LeaseRef lease, Failure failure) {
+        JobRef ref = lease.job();
+        Partition p = partition(ref.topic(), ref.id());
+        Object answer = call("nack", () -> scripts.eval(Op.NACK,
+                List.of(p.jobs(), p.leased(), p.schedPush(), p.schedPull(), p.finished(), p.archive(), p.stats()),
+                List.of(ref.id(), Long.toString(lease.token()), Long.toString(failure.isDead() ? -1 : failure.retryDelayMs()),
+                        failure.error() == null ? "" : failure.error(),
+                        failure.httpStatus() == null ? "" : failure.httpStatus().toString(),
+                        retentionMs, historySize, ref.topic())));
+        return ScriptCodes.status((Long) answer);
+    }
+
+    @Override
+    public long extend(LeaseRef lease, long leaseMs) {
+        if (leaseMs < 1) {
+            throw new IllegalArgumentException("leaseMs must be positive");
+        }
+        JobRef ref = lease.job();
+        Partition p = partition(ref.topic(), ref.id());
+        List<?> answer = (List<?>) call("extend", () -> scripts.eval(Op.EXTEND, List.of(p.jobs(), p.leased()),
+                List.of(ref.id(), Long.toString(lease.token()), Long.toString(leaseMs))));
+        StoreException.check(ScriptCodes.status((Long) answer.get(0)), ref, "extended");
+        return Long.parseLong((String) answer.get(1));
+    }
+
+    @Override
+    public int expireLeases(String topic, int max) {
+        int taken = 0;
+        for (Partition p : partitions(topic)) {
+            if (taken >= max) {
+                break;
+            }
+            int wanted = max - taken;
+            Object answer = call("expire leases", () -> scripts.eval(Op.EXPIRE,
+                    List.of(p.jobs(), p.leased(), p.schedPush(), p.schedPull(), p.finished(), p.archive(), p.stats()),
+                    List.of(Integer.toString(wanted), retentionMs, historySize, topic)));
+            taken += ((Long) answer).intValue();
+        }
+        return taken;
+    }
+
+    // ---------------------------------------------------------------- producer changes
+
+    @Override
+    public Job cancel(JobRef ref) {
+        Partition p = partition(ref.topic(), ref.id());
+        List<?> answer = (List<?>) call("cancel", () -> scripts.eval(Op.CANCEL,
+                List.of(p.jobs(), p.schedPush(), p.schedPull(), p.leased(), p.finished()),
+                List.of(ref.id(), retentionMs)));
+        StoreException.check(ScriptCodes.status((Long) answer.get(0)), ref, "cancelled");
+        return codec.decode(ref.topic(), ref.id(), (String) answer.get(1));
+    }
+
+    @Override
+    public Job reschedule(JobRef ref, Long delayMs, Long runAtMs) {
+        if ((delayMs == null) == (runAtMs == null)) {
+            throw new IllegalArgumentException("exactly one of delayMs and runAtMs must be set");
+        }
+        Partition p = partition(ref.topic(), ref.id());
+        List<?> answer = (List<?>) call("reschedule", () -> scripts.eval(Op.RESCHEDULE,
+                List.of(p.jobs(), p.schedPush(), p.schedPull(), p.leased()),
+                List.of(ref.id(), delayMs == null ? "" : delayMs.toString(), runAtMs == null ? "" : runAtMs.toString(),
+                        ref.topic())));
+        StoreException.check(ScriptCodes.status((Long) answer.get(0)), ref, "rescheduled");
+        return codec.decode(ref.topic(), ref.id(), (String) answer.get(1));
+    }
+
+    // ---------------------------------------------------------------- notifications
+
+    @Override
+    public AutoCloseable subscribe(StoreListener listener) {
+        return notifications.add(listener);
+    }
+
+    @Override
+    public void publishBroadcast(Job job) {
+        String json = codec.toJson(job);
+        call("publish broadcast", () -> redis.publish(RedisKeys.BROADCAST, json));
+    }
+
+    // ---------------------------------------------------------------- outbox
+
+    @Override
+    public List<OutboxEntry> readOutbox(int max) {
+        List<OutboxEntry> entries = new ArrayList<>();
+        List<StreamEntryID> order = new ArrayList<>();
+        for (String topic : topics()) {
+            for (Partition p : partitions(topic)) {
+                List<StreamEntry> read = call("read outbox", () -> redis.xrange(p.archive(), "-", "+", max));
+                for (StreamEntry e : read) {
+                    String id = e.getFields().get("i");
+                    Job job = codec.decode(topic, id, e.getFields().get("r"));
+                    entries.add(new OutboxEntry(p.label() + "@" + e.getID(), job));
+                    order.add(e.getID());
+                }
+            }
+        }
+        // oldest first across partitions: stream ids start with the ms they were written
+        List<Integer> idx = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            idx.add(i);
+        }
+        idx.sort(Comparator.comparing(order::get));
+        List<OutboxEntry> sorted = new ArrayList<>(Math.min(max, entries.size()));
+        for (int i = 0; i < idx.size() && sorted.size() < max; i++) {
+            sorted.add(entries.get(idx.get(i)));
+        }
+        return sorted;
+    }
+
+    @Override
+    public void deleteOutbox(List<OutboxEntry> entries) {
+        Map<String, List<StreamEntryID>> byStream = new LinkedHashMap<>();
+        for (OutboxEntry entry : entries) {
+            String entryId = entry.entryId();
+            int at = entryId.lastIndexOf('@');
+            int hash = entryId.lastIndexOf('#', at);
+            if (at < 0 || hash < 0) {
+                throw new IllegalArgumentException("'" + entryId + "' is not an outbox entry id of this store");
+            }
+            Partition p = Partition.of(entryId.substring(0, hash), Integer.parseInt(entryId.substring(hash + 1, at)));
+            byStream.computeIfAbsent(p.archive(), k -> new ArrayList<>()).add(new StreamEntryID(entryId.substring(at + 1)));
+        }
+        byStream.forEach((stream, ids) ->
+                call("delete outbox", () -> redis.xdel(stream, ids.toArray(StreamEntryID[]::new))));
+    }
+
+    @Override
+    public long outboxSize() {
+        long size = 0;
+        for (String topic : topics()) {
+            for (Partition p : partitions(topic)) {
+                size += call("outbox size", () -> redis.xlen(p.archive()));
+            }
+        }
+        return size;
+    }
+
+    @Override
+    public long now() {
+        return call("read the clock", () -> (Long) redis.eval(NOW_SCRIPT, RedisKeys.TOPICS));
+    }
+
+    /** PING, for the health check. */
+    public String ping() {
+        return call("ping", redis::ping);
+    }
+
+    @Override
+    public void close() {
+        notifications.close();
+        try {
+            if (ownsClient) {
+                redis.close();
+            }
+        } finally {
+            onClose.run();
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** The partition of a job: a stable hash of its id (CRC-32, the same on every instance), mod P. */
+    Partition partition(String topic, String id) {
+        Partition[] ps = partitions(topic);
+        if (ps.length == 1) {
+            return ps[0];
+        }
+        CRC32 crc = new CRC32();
+        crc.update(id.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return ps[(int) (crc.getValue() % ps.length)];
+    }
+
+    Partition[] partitions(String topic) {
+        return partitions.computeIfAbsent(topic, t -> {
+            JobRules.checkTopic(t);
+            Partition[] ps = new Partition[options.partitionsOf(t)];
+            for (int i = 0; i < ps.length; i++) {
+                ps[i] = Partition.of(t, i);
+            }
+            return ps;
+        });
+    }
+
+    /** One EVALSHA, or a pipeline of them; a call that met NOSCRIPT is repeated (it did not run). */
+    private List<Object> evalAll(Op op, List<List<String>> keys, List<List<String>> args) {
+        if (keys.size() == 1) {
+            return List.of(scripts.eval(op, keys.get(0), args.get(0)));
+        }
+        List<Response<Object>> responses = new ArrayList<>(keys.size());
+        try (AbstractPipeline pipeline = redis.pipelined()) {
+            for (int i = 0; i < keys.size(); i++) {
+                responses.add(pipeline.evalsha(scripts.sha(op), keys.get(i), args.get(i)));
+            }
+            pipeline.sync();
+        }
+        List<Object> answers = new ArrayList<>(keys.size());
+        for (int i = 0; i < responses.size(); i++) {
+            Object answer;
+            try {
+                answer = responses.get(i).get();
+            } catch (JedisException e) {
+                if (!Scripts.isNoScript(e)) {
+                    throw e;
+                }
+                answer = scripts.eval(op, keys.get(i), args.get(i));
+            }
+            answers.add(answer);
+        }
+        return answers;
+    }
+
+    private long firstScore(String zset) {
+        List<Tuple> first = call("read", () -> redis.zrangeWithScores(zset, 0, 0));
+        return first.isEmpty() ? -1 : (long) first.get(0).getScore();
+    }
+
+    private static long earlier(long a, long b) {
+        if (a < 0) {
+            return b;
+        }
+        if (b < 0) {
+            return a;
+        }
+        return Math.min(a, b);
+    }
+
+    private <T> T call(String operation, Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (JedisException e) {
+            throw new StoreException(StoreStatus.UNAVAILABLE, "Redis did not " + operation + ": " + e.getMessage()
+                    + " (is Redis running and reachable?)", e);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.delayq.redis;
+
+import io.delayq.core.Delivery;
+
+/**
+ * Every Redis key and channel name of the store, in one place (the table is in storage-redis/README.md). All keys
+ * of one topic partition share the hash tag {@code {<topic>#<p>}}, so every script touches one Redis Cluster slot.
+ */
+final class RedisKeys {
+    /** SET of every topic that has had a job or settings. */
+    static final String TOPICS = "dq:topics";
+    /** HASH topic → {@link io.delayq.core.TopicSettings} JSON. */
+    static final String SETTINGS = "dq:settings";
+    /** Channel: "topic\nlane\ndueAt" when a lane's earliest run time moved earlier. */
+    static final String WAKE = "dq:wake";
+    /** Channel: a broadcast job as JSON. */
+    static final String BROADCAST = "dq:broadcast";
+
+    private RedisKeys() {
+    }
+
+    /** The keys of one topic partition, built once and reused on the hot path. */
+    record Partition(String topic, int index, String jobs, String schedPush, String schedPull, String leased,
+                     String finished, String archive, String stats) {
+
+        static Partition of(String topic, int index) {
+            String p = "dq:{" + topic + "#" + index + "}:";
+            return new Partition(topic, index, p + "jobs", p + "scheduled:push", p + "scheduled:pull", p + "leased",
+                    p + "finished", p + "archive", p + "stats");
+        }
+
+        String scheduled(Delivery lane) {
+            return lane == Delivery.PUSH ? schedPush : schedPull;
+        }
+
+        /** Names the partition in outbox entry ids: {@code topic#p}. */
+        String label() {
+            return topic + "#" + index;
+        }
+    }
+}
