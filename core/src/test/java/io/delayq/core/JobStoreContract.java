@@ -1,0 +1,731 @@
+package io.delayq.core;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The behaviour every {@link JobStore} promises, run against a real backend by each store module
+ * ({@code class RedisJobStoreContractTest extends JobStoreContract}). Every test works in its own topic, so test
+ * classes may share one server and run side by side; nothing is flushed.
+ *
+ * <p>Time-dependent tests use delays of a few hundred ms and check "not before" against the store's own clock.
+ */
+public abstract class JobStoreContract {
+    private static final String PAYLOAD = "{\"order\":42,\"note\":\"close if unpaid\"}";
+
+    /** A new store on the shared test backend; closed after each test. */
+    protected abstract JobStore newStore();
+
+    protected JobStore store;
+    protected String topic;
+
+    @BeforeEach
+    void openStore() {
+        store = newStore();
+        topic = "t-" + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    @Test
+    void aJobGoesFromScheduledThroughLeasedToSucceeded() {
+        EnqueueResult result = store.enqueue(NewJob.delayed(topic, "j1", PAYLOAD, 0, 3));
+        assertThat(result.status()).isEqualTo(StoreStatus.OK);
+        assertThat(result.created()).isTrue();
+        assertThat(result.job().state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(result.job().payload()).isEqualTo(PAYLOAD);
+        assertThat(find("j1").state()).isEqualTo(JobState.SCHEDULED);
+
+        Lease lease = awaitLease(Delivery.PULL, 2_000);
+        assertThat(lease.job().id()).isEqualTo("j1");
+        assertThat(lease.job().state()).isEqualTo(JobState.LEASED);
+        assertThat(lease.attempt()).isEqualTo(1);
+        assertThat(lease.job().payload()).isEqualTo(PAYLOAD);
+        assertThat(find("j1").state()).isEqualTo(JobState.LEASED);
+
+        assertThat(store.ack(List.of(LeaseRef.of(lease)))).containsExactly(StoreStatus.OK);
+        Job done = find("j1");
+        assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(done.attempts()).isEqualTo(1);
+        assertThat(done.finishedAt()).isNotNull().isGreaterThanOrEqualTo(done.createdAt());
+        assertThat(done.history()).extracting(Attempt::number).containsExactly(1);
+        assertThat(done.payload()).isEqualTo(PAYLOAD);
+        assertThat(store.reserve(topic, Delivery.PULL, 10, 1_000).leases()).isEmpty();
+    }
+
+    @Test
+    void everyOptionOfAJobSurvivesTheRoundTrip() {
+        Backoff backoff = new Backoff.Schedule(List.of(io.dropwizard.util.Duration.seconds(15),
+                io.dropwizard.util.Duration.minutes(3)));
+        Callback callback = new Callback("https://example.test/hook", Map.of("X-Token", "abc"));
+        NewJob job = new NewJob(topic, "opts", "[1,\"two\",{\"3\":null}]", 0L, null, 7, backoff, callback, 1_234L, true,
+                Delivery.PUSH);
+        store.enqueue(job);
+        Job stored = find("opts");
+        assertThat(stored.maxAttempts()).isEqualTo(7);
+        assertThat(stored.backoff()).isEqualTo(backoff);
+        assertThat(stored.callback()).isEqualTo(callback);
+        assertThat(stored.timeoutMs()).isEqualTo(1_234L);
+        assertThat(stored.broadcast()).isTrue();
+        assertThat(stored.delivery()).isEqualTo(Delivery.PUSH);
+        assertThat(stored.payload()).isEqualTo("[1,\"two\",{\"3\":null}]");
+
+        Lease lease = awaitLease(Delivery.PUSH, 2_000);
+        assertThat(lease.job().callback()).isEqualTo(callback);
+        assertThat(lease.job().backoff()).isEqualTo(backoff);
+    }
+
+    @Test
+    void payloadsAreKeptByteForByte() {
+        String tricky = "{\"s\":\"line\\nbreak \\u00e9 \u00e9 \u4e2d \\\"q\\\" \\/ \",\"n\":12345678901234567890,\"f\":1.0e-7}";
+        store.enqueue(NewJob.delayed(topic, "tricky", tricky, 0, 1));
+        assertThat(find("tricky").payload()).isEqualTo(tricky);
+        assertThat(awaitLease(Delivery.PULL, 2_000).job().payload()).isEqualTo(tricky);
+    }
+
+    // ------------------------------------------------------------------ idempotency
+
+    @Test
+    void enqueueIsIdempotentPerIdAndRefusesOtherContent() {
+        EnqueueResult first = store.enqueue(NewJob.delayed(topic, "same", PAYLOAD, 60_000, 3));
+        EnqueueResult again = store.enqueue(NewJob.delayed(topic, "same", PAYLOAD, 60_000, 3));
+        assertThat(again.status()).isEqualTo(StoreStatus.OK);
+        assertThat(again.created()).isFalse();
+        assertThat(again.job().createdAt()).isEqualTo(first.job().createdAt());
+        assertThat(again.job().runAt()).isEqualTo(first.job().runAt());
+
+        EnqueueResult conflict = store.enqueue(NewJob.delayed(topic, "same", "{\"other\":true}", 60_000, 3));
+        assertThat(conflict.status()).isEqualTo(StoreStatus.CONFLICT);
+        assertThat(conflict.created()).isFalse();
+        assertThat(conflict.job().payload()).isEqualTo(PAYLOAD);
+        assertThat(find("same").payload()).isEqualTo(PAYLOAD);
+
+        EnqueueResult otherAttempts = store.enqueue(NewJob.delayed(topic, "same", PAYLOAD, 60_000, 4));
+        assertThat(otherAttempts.status()).isEqualTo(StoreStatus.CONFLICT);
+        assertThat(store.stats(topic).scheduled()).isEqualTo(1);
+    }
+
+    @Test
+    void aFinishedJobStillCountsAsExisting() {
+        store.enqueue(NewJob.delayed(topic, "fin", PAYLOAD, 0, 3));
+        store.ack(List.of(LeaseRef.of(awaitLease(Delivery.PULL, 2_000))));
+        EnqueueResult again = store.enqueue(NewJob.delayed(topic, "fin", PAYLOAD, 0, 3));
+        assertThat(again.status()).isEqualTo(StoreStatus.OK);
+        assertThat(again.created()).isFalse();
+        assertThat(again.job().state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(store.reserve(topic, Delivery.PULL, 10, 1_000).leases()).isEmpty();
+    }
+
+    @Test
+    void aBatchAnswersEachJobInOrder() {
+        store.enqueue(NewJob.delayed(topic, "old", PAYLOAD, 60_000, 3));
+        List<EnqueueResult> results = store.enqueue(List.of(
+                NewJob.delayed(topic, "new1", PAYLOAD, 60_000, 3),
+                NewJob.delayed(topic, "old", PAYLOAD, 60_000, 3),
+                NewJob.delayed(topic, "old", "{\"changed\":1}", 60_000, 3),
+                NewJob.delayed(topic, "new2", PAYLOAD, 60_000, 3)));
+        assertThat(results).extracting(EnqueueResult::status)
+                .containsExactly(StoreStatus.OK, StoreStatus.OK, StoreStatus.CONFLICT, StoreStatus.OK);
+        assertThat(results).extracting(EnqueueResult::created).containsExactly(true, false, false, true);
+        assertThat(results).extracting(r -> r.job().id()).containsExactly("new1", "old", "old", "new2");
+    }
+
+    // ------------------------------------------------------------------ due times
+
+    @Test
+    void aJobIsNeverHandedOutBeforeItsRunAt() {
+        EnqueueResult result = store.enqueue(NewJob.delayed(topic, "later", PAYLOAD, 300, 3));
+        long runAt = result.job().runAt();
+        assertThat(runAt).isGreaterThanOrEqualTo(result.job().createdAt() + 300);
+
+        ReserveResult early = store.reserve(topic, Delivery.PULL, 10, 1_000);
+        assertThat(early.leases()).isEmpty();
+        assertThat(early.nextDueAt()).isEqualTo(runAt);
+        assertThat(store.nextDueAt(topic, Delivery.PULL)).isEqualTo(runAt);
+
+        Lease lease = null;
+        long deadline = System.currentTimeMillis() + 3_000;
+        while (lease == null && System.currentTimeMillis() < deadline) {
+            ReserveResult r = store.reserve(topic, Delivery.PULL, 10, 1_000);
+            if (!r.leases().isEmpty()) {
+                assertThat(r.now()).as("leased by the store's clock at or after runAt").isGreaterThanOrEqualTo(runAt);
+                lease = r.leases().get(0);
+            } else {
+                assertThat(r.now()).as("nothing handed out although due").isLessThan(runAt);
+                sleep(15);
+            }
+        }
+        assertThat(lease).as("the job became due").isNotNull();
+        assertThat(store.now()).isGreaterThanOrEqualTo(runAt);
+    }
+
+    @Test
+    void anAbsoluteRunAtIsHonoured() {
+        long runAt = store.now() + 250;
+        EnqueueResult result = store.enqueue(NewJob.at(topic, "abs", PAYLOAD, runAt, 3));
+        assertThat(result.job().runAt()).isEqualTo(runAt);
+        assertThat(store.reserve(topic, Delivery.PULL, 1, 1_000).leases()).isEmpty();
+        Lease lease = awaitLease(Delivery.PULL, 3_000);
+        assertThat(store.now()).isGreaterThanOrEqualTo(runAt);
+        assertThat(lease.job().runAt()).isEqualTo(runAt);
+    }
+
+    @Test
+    void reserveHandsOutTheEarliestFirst() {
+        long base = store.now() - 10_000;
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i : List.of(3, 0, 4, 1, 2)) {
+            jobs.add(NewJob.at(topic, "j" + i, PAYLOAD, base + i * 10L, 3));
+        }
+        store.enqueue(jobs);
+        ReserveResult first = store.reserve(topic, Delivery.PULL, 3, 1_000);
+        assertThat(first.leases()).extracting(l -> l.job().id()).containsExactly("j0", "j1", "j2");
+        assertThat(first.nextDueAt()).isEqualTo(base + 30);
+        ReserveResult rest = store.reserve(topic, Delivery.PULL, 10, 1_000);
+        assertThat(rest.leases()).extracting(l -> l.job().id()).containsExactly("j3", "j4");
+        assertThat(rest.nextDueAt()).isEqualTo(-1);
+    }
+
+    @Test
+    void lanesDoNotMix() {
+        store.enqueue(List.of(
+                NewJob.delayed(topic, "pushed", PAYLOAD, 0, 3).withDelivery(Delivery.PUSH),
+                NewJob.delayed(topic, "pulled", PAYLOAD, 0, 3)));
+        sleep(5);
+        ReserveResult pull = store.reserve(topic, Delivery.PULL, 10, 1_000);
+        assertThat(pull.leases()).extracting(l -> l.job().id()).containsExactly("pulled");
+        assertThat(store.reserve(topic, Delivery.PULL, 10, 1_000).leases()).isEmpty();
+        ReserveResult push = store.reserve(topic, Delivery.PUSH, 10, 1_000);
+        assertThat(push.leases()).extracting(l -> l.job().id()).containsExactly("pushed");
+        assertThat(push.leases().get(0).job().delivery()).isEqualTo(Delivery.PUSH);
+    }
+
+    @Test
+    void nextDueAtIsPerLane() {
+        EnqueueResult push = store.enqueue(NewJob.delayed(topic, "p", PAYLOAD, 50_000, 3).withDelivery(Delivery.PUSH));
+        EnqueueResult pull = store.enqueue(NewJob.delayed(topic, "q", PAYLOAD, 70_000, 3));
+        assertThat(store.nextDueAt(topic, Delivery.PUSH)).isEqualTo(push.job().runAt());
+        assertThat(store.nextDueAt(topic, Delivery.PULL)).isEqualTo(pull.job().runAt());
+        assertThat(store.nextDueAt("t-" + UUID.randomUUID(), Delivery.PULL)).isEqualTo(-1);
+    }
+
+    // ------------------------------------------------------------------ leases
+
+    @Test
+    void anExpiredLeaseIsRedeliveredWithTheNextAttemptAndTheOldTokenIsRefused() {
+        store.enqueue(NewJob.delayed(topic, "slow", PAYLOAD, 0, 3));
+        Lease first = awaitLease(Delivery.PULL, 2_000, 100);
+        assertThat(store.nextLeaseDeadline(topic)).isEqualTo(first.deadline());
+        assertThat(store.expireLeases(topic, 10)).as("not expired yet").isZero();
+
+        awaitTrue(() -> store.now() > first.deadline(), 2_000);
+        assertThat(store.expireLeases(topic, 10)).isEqualTo(1);
+        Job back = find("slow");
+        assertThat(back.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(back.attempts()).isEqualTo(1);
+        assertThat(back.history()).hasSize(1);
+        assertThat(back.history().get(0).error()).isNotBlank();
+        assertThat(store.nextLeaseDeadline(topic)).isEqualTo(-1);
+
+        Lease second = awaitLease(Delivery.PULL, 2_000);
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.token()).isNotEqualTo(first.token());
+        assertThat(store.ack(List.of(LeaseRef.of(first)))).containsExactly(StoreStatus.STALE_LEASE);
+        assertThat(store.nack(LeaseRef.of(first), Failure.retryAfter(0, "late", null))).isEqualTo(StoreStatus.STALE_LEASE);
+        assertStale(() -> store.extend(LeaseRef.of(first), 10_000));
+        assertThat(find("slow").state()).isEqualTo(JobState.LEASED);
+        assertThat(store.ack(List.of(LeaseRef.of(second)))).containsExactly(StoreStatus.OK);
+    }
+
+    @Test
+    void onlyTheCurrentTokenMayAckNackOrExtend() {
+        store.enqueue(NewJob.delayed(topic, "tok", PAYLOAD, 0, 3));
+        Lease lease = awaitLease(Delivery.PULL, 2_000);
+        LeaseRef wrong = new LeaseRef(lease.ref(), lease.token() + 1);
+        assertThat(store.ack(List.of(wrong))).containsExactly(StoreStatus.STALE_LEASE);
+        assertThat(store.nack(wrong, Failure.dead("x", null))).isEqualTo(StoreStatus.STALE_LEASE);
+        assertStale(() -> store.extend(wrong, 5_000));
+        Job unchanged = find("tok");
+        assertThat(unchanged.state()).isEqualTo(JobState.LEASED);
+        assertThat(unchanged.history()).isEmpty();
+
+        LeaseRef missing = new LeaseRef(new JobRef(topic, "nope"), lease.token());
+        assertThat(store.ack(List.of(missing))).containsExactly(StoreStatus.NOT_FOUND);
+        assertThat(store.nack(missing, Failure.dead("x", null))).isEqualTo(StoreStatus.NOT_FOUND);
+        assertThatThrownBy(() -> store.extend(missing, 5_000)).isInstanceOfSatisfying(StoreException.class,
+                e -> assertThat(e.status()).isEqualTo(StoreStatus.NOT_FOUND));
+
+        assertThat(store.ack(List.of(LeaseRef.of(lease), LeaseRef.of(lease))))
+                .containsExactly(StoreStatus.OK, StoreStatus.STALE_LEASE);
+    }
+
+    @Test
+    void extendMovesTheDeadline() {
+        store.enqueue(NewJob.delayed(topic, "ext", PAYLOAD, 0, 3));
+        Lease lease = awaitLease(Delivery.PULL, 2_000, 150);
+        long before = store.now();
+        long deadline = store.extend(LeaseRef.of(lease), 5_000);
+        assertThat(deadline).isGreaterThanOrEqualTo(before + 5_000);
+        assertThat(store.nextLeaseDeadline(topic)).isEqualTo(deadline);
+        sleep(300);
+        assertThat(store.expireLeases(topic, 10)).isZero();
+        assertThat(store.ack(List.of(LeaseRef.of(lease)))).containsExactly(StoreStatus.OK);
+    }
+
+    @Test
+    void aLeaseLastsTheJobsOwnTimeout() {
+        NewJob job = new NewJob(topic, "own", PAYLOAD, 0L, null, 3, null, null, 60_000L, false, Delivery.PULL);
+        store.enqueue(job);
+        sleep(5);
+        ReserveResult r = store.reserve(topic, Delivery.PULL, 1, 1_000);
+        assertThat(r.leases()).hasSize(1);
+        assertThat(r.leases().get(0).deadline()).isGreaterThanOrEqualTo(r.now() + 60_000);
+        ReserveResult d;
+        store.enqueue(NewJob.delayed(topic, "default", PAYLOAD, 0, 3));
+        sleep(5);
+        d = store.reserve(topic, Delivery.PULL, 1, 1_000);
+        assertThat(d.leases().get(0).deadline()).isEqualTo(d.now() + 1_000);
+    }
+
+    // ------------------------------------------------------------------ failures
+
+    @Test
+    void aNackedJobComesBackAfterItsRetryDelay() {
+        store.enqueue(NewJob.delayed(topic, "retry", PAYLOAD, 0, 3));
+        Lease lease = awaitLease(Delivery.PULL, 2_000);
+        long before = store.now();
+        assertThat(store.nack(LeaseRef.of(lease), Failure.retryAfter(300, "HTTP 503", 503))).isEqualTo(StoreStatus.OK);
+
+        Job waiting = find("retry");
+        assertThat(waiting.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(waiting.runAt()).isGreaterThanOrEqualTo(before + 300);
+        assertThat(waiting.lastError()).isEqualTo("HTTP 503");
+        assertThat(waiting.history()).containsExactly(new Attempt(1, waiting.history().get(0).at(), "HTTP 503", 503));
+        assertThat(store.ack(List.of(LeaseRef.of(lease)))).containsExactly(StoreStatus.STALE_LEASE);
+
+        ReserveResult early = store.reserve(topic, Delivery.PULL, 10, 1_000);
+        assertThat(early.leases()).isEmpty();
+        assertThat(early.nextDueAt()).isEqualTo(waiting.runAt());
+        Lease again = awaitLease(Delivery.PULL, 3_000);
+        assertThat(store.now()).isGreaterThanOrEqualTo(waiting.runAt());
+        assertThat(again.attempt()).isEqualTo(2);
+    }
+
+    @Test
+    void aDeadNackEndsInTheOutboxWithItsHistory() {
+        store.enqueue(NewJob.delayed(topic, "dead", PAYLOAD, 0, 5));
+        Lease lease = awaitLease(Delivery.PULL, 2_000);
+        store.nack(LeaseRef.of(lease), Failure.retryAfter(0, "first", 500));
+        Lease second = awaitLease(Delivery.PULL, 2_000);
+        assertThat(store.nack(LeaseRef.of(second), Failure.dead("HTTP 410 Gone", 410))).isEqualTo(StoreStatus.OK);
+
+        Job dead = find("dead");
+        assertThat(dead.state()).isEqualTo(JobState.DEAD);
+        assertThat(dead.finishedAt()).isNotNull();
+        assertThat(dead.lastError()).isEqualTo("HTTP 410 Gone");
+        assertThat(dead.history()).extracting(Attempt::number).containsExactly(1, 2);
+        assertThat(store.stats(topic).dead()).isEqualTo(1);
+
+        List<OutboxEntry> mine = outboxOf(topic);
+        assertThat(mine).hasSize(1);
+        Job archived = mine.get(0).job();
+        assertThat(archived.id()).isEqualTo("dead");
+        assertThat(archived.state()).isEqualTo(JobState.DEAD);
+        assertThat(archived.payload()).isEqualTo(PAYLOAD);
+        assertThat(archived.history()).extracting(Attempt::httpStatus).containsExactly(500, 410);
+
+        long sizeBefore = store.outboxSize();
+        assertThat(sizeBefore).isGreaterThanOrEqualTo(1);
+        store.deleteOutbox(mine);
+        assertThat(outboxOf(topic)).isEmpty();
+    }
+
+    @Test
+    void aRetryOnTheLastAttemptIsDeadAnyway() {
+        store.enqueue(NewJob.delayed(topic, "last", PAYLOAD, 0, 1));
+        Lease lease = awaitLease(Delivery.PULL, 2_000);
+        assertThat(store.nack(LeaseRef.of(lease), Failure.retryAfter(0, "boom", null))).isEqualTo(StoreStatus.OK);
+        assertThat(find("last").state()).isEqualTo(JobState.DEAD);
+        assertThat(outboxOf(topic)).hasSize(1);
+    }
+
+    @Test
+    void expiringTheLastAttemptMakesTheJobDead() {
+        store.enqueue(NewJob.delayed(topic, "crashy", PAYLOAD, 0, 2));
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            Lease lease = awaitLease(Delivery.PULL, 2_000, 50);
+            assertThat(lease.attempt()).isEqualTo(attempt);
+            awaitTrue(() -> store.now() > lease.deadline(), 2_000);
+            assertThat(store.expireLeases(topic, 10)).isEqualTo(1);
+        }
+        Job dead = find("crashy");
+        assertThat(dead.state()).isEqualTo(JobState.DEAD);
+        assertThat(dead.history()).hasSize(2);
+        assertThat(store.reserve(topic, Delivery.PULL, 10, 1_000).leases()).isEmpty();
+        assertThat(outboxOf(topic)).extracting(e -> e.job().id()).containsExactly("crashy");
+        assertThat(store.stats(topic).dead()).isEqualTo(1);
+    }
+
+    @Test
+    void succeededJobsReachTheOutboxOnlyWhenTheTopicAsks() {
+        store.enqueue(NewJob.delayed(topic, "quiet", PAYLOAD, 0, 3));
+        store.ack(List.of(LeaseRef.of(awaitLease(Delivery.PULL, 2_000))));
+        assertThat(outboxOf(topic)).isEmpty();
+
+        store.putSettings(topic, new TopicSettings(null, null, null, null, null, true));
+        store.enqueue(NewJob.delayed(topic, "kept", PAYLOAD, 0, 3));
+        store.ack(List.of(LeaseRef.of(awaitLease(Delivery.PULL, 2_000))));
+        List<OutboxEntry> mine = outboxOf(topic);
+        assertThat(mine).extracting(e -> e.job().id()).containsExactly("kept");
+        assertThat(mine.get(0).job().state()).isEqualTo(JobState.SUCCEEDED);
+        store.deleteOutbox(mine);
+    }
+
+    // ------------------------------------------------------------------ producer changes
+
+    @Test
+    void aScheduledJobCanBeCancelledOnce() {
+        store.enqueue(NewJob.delayed(topic, "c1", PAYLOAD, 100, 3));
+        Job cancelled = store.cancel(new JobRef(topic, "c1"));
+        assertThat(cancelled.state()).isEqualTo(JobState.CANCELLED);
+        assertThat(find("c1").state()).isEqualTo(JobState.CANCELLED);
+        sleep(200);
+        assertThat(store.reserve(topic, Delivery.PULL, 10, 1_000).leases()).isEmpty();
+        assertThat(store.stats(topic).scheduled()).isZero();
+        assertStatus(() -> store.cancel(new JobRef(topic, "c1")), StoreStatus.NOT_IN_STATE);
+        assertStatus(() -> store.cancel(new JobRef(topic, "missing")), StoreStatus.NOT_FOUND);
+    }
+
+    @Test
+    void cancellingALeasedJobMakesItsTokenStale() {
+        store.enqueue(NewJob.delayed(topic, "c2", PAYLOAD, 0, 3));
+        Lease lease = awaitLease(Delivery.PULL, 2_000);
+        assertThat(store.cancel(lease.ref()).state()).isEqualTo(JobState.CANCELLED);
+        assertThat(store.ack(List.of(LeaseRef.of(lease)))).containsExactly(StoreStatus.STALE_LEASE);
+        assertThat(store.nack(LeaseRef.of(lease), Failure.retryAfter(0, "x", null))).isEqualTo(StoreStatus.STALE_LEASE);
+        assertThat(store.nextLeaseDeadline(topic)).isEqualTo(-1);
+        assertThat(find("c2").state()).isEqualTo(JobState.CANCELLED);
+    }
+
+    @Test
+    void aScheduledJobCanBeRescheduled() {
+        store.enqueue(NewJob.delayed(topic, "r1", PAYLOAD, 600_000, 3));
+        long before = store.now();
+        Job moved = store.reschedule(new JobRef(topic, "r1"), 0L, null);
+        assertThat(moved.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(moved.runAt()).isBetween(before, before + 5_000);
+        assertThat(awaitLease(Delivery.PULL, 2_000).job().id()).isEqualTo("r1");
+
+        store.enqueue(NewJob.delayed(topic, "r2", PAYLOAD, 0, 3));
+        long later = store.now() + 600_000;
+        Job pushedBack = store.reschedule(new JobRef(topic, "r2"), null, later);
+        assertThat(pushedBack.runAt()).isEqualTo(later);
+        sleep(20);
+        assertThat(store.reserve(topic, Delivery.PULL, 10, 1_000).leases()).isEmpty();
+        assertThat(store.nextDueAt(topic, Delivery.PULL)).isEqualTo(later);
+    }
+
+    @Test
+    void reschedulingALeasedJobMakesItsTokenStale() {
+        store.enqueue(NewJob.delayed(topic, "r3", PAYLOAD, 0, 3));
+        Lease lease = awaitLease(Delivery.PULL, 2_000);
+        Job moved = store.reschedule(lease.ref(), 100L, null);
+        assertThat(moved.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(store.ack(List.of(LeaseRef.of(lease)))).containsExactly(StoreStatus.STALE_LEASE);
+        assertStale(() -> store.extend(LeaseRef.of(lease), 1_000));
+        Lease again = awaitLease(Delivery.PULL, 2_000);
+        assertThat(again.token()).isNotEqualTo(lease.token());
+        store.ack(List.of(LeaseRef.of(again)));
+        assertStatus(() -> store.reschedule(lease.ref(), 0L, null), StoreStatus.NOT_IN_STATE);
+        assertStatus(() -> store.reschedule(new JobRef(topic, "missing"), 0L, null), StoreStatus.NOT_FOUND);
+    }
+
+    // ------------------------------------------------------------------ topics, stats, settings
+
+    @Test
+    void statsCountEveryState() {
+        store.enqueue(List.of(
+                NewJob.delayed(topic, "a", PAYLOAD, 0, 3),
+                NewJob.delayed(topic, "b", PAYLOAD, 0, 1),
+                NewJob.delayed(topic, "c", PAYLOAD, 0, 3),
+                NewJob.delayed(topic, "d", PAYLOAD, 600_000, 3)));
+        sleep(5);
+        ReserveResult r = store.reserve(topic, Delivery.PULL, 3, 60_000);
+        assertThat(r.leases()).hasSize(3);
+        Map<String, Lease> byId = new java.util.HashMap<>();
+        r.leases().forEach(l -> byId.put(l.job().id(), l));
+        store.ack(List.of(LeaseRef.of(byId.get("a"))));
+        store.nack(LeaseRef.of(byId.get("b")), Failure.dead("no", null));
+
+        TopicStats stats = store.stats(topic);
+        assertThat(stats.topic()).isEqualTo(topic);
+        assertThat(stats.scheduled()).isEqualTo(1);
+        assertThat(stats.leased()).isEqualTo(1);
+        assertThat(stats.succeeded()).isEqualTo(1);
+        assertThat(stats.dead()).isEqualTo(1);
+        assertThat(stats.nextRunAt()).isEqualTo(find("d").runAt());
+        assertThat(store.topics()).contains(topic);
+        store.deleteOutbox(outboxOf(topic));
+    }
+
+    @Test
+    void anUnknownTopicHasEmptyStatsAndSettings() {
+        String other = "t-" + UUID.randomUUID();
+        assertThat(store.stats(other)).isEqualTo(new TopicStats(other, 0, 0, 0, 0, -1));
+        assertThat(store.settings(other)).isEqualTo(TopicSettings.empty());
+        assertThat(store.find(new JobRef(other, "x"))).isEmpty();
+        assertThat(store.reserve(other, Delivery.PUSH, 5, 1_000).leases()).isEmpty();
+        assertThat(store.expireLeases(other, 5)).isZero();
+    }
+
+    @Test
+    void settingsAreStoredPerTopic() {
+        TopicSettings settings = new TopicSettings(Callback.of("http://localhost:1/cb"), 4,
+                new Backoff.Exponential(io.dropwizard.util.Duration.seconds(2), 3.0, io.dropwizard.util.Duration.minutes(5), 0.1),
+                2_500L, true, false);
+        store.putSettings(topic, settings);
+        assertThat(store.settings(topic)).isEqualTo(settings);
+        assertThat(store.topics()).contains(topic);
+        try (JobStore other = newStore()) {
+            assertThat(other.settings(topic)).isEqualTo(settings);
+        }
+    }
+
+    // ------------------------------------------------------------------ notifications
+
+    @Test
+    void subscribersHearWhenATopicsEarliestRunTimeMovesEarlier() throws Exception {
+        List<Long> wakes = new CopyOnWriteArrayList<>();
+        try (JobStore other = newStore();
+             AutoCloseable ignored = other.subscribe(new StoreListener() {
+                 @Override
+                 public void onWake(String t, long dueAt) {
+                     if (t.equals(topic)) {
+                         wakes.add(dueAt);
+                     }
+                 }
+             })) {
+            long first = store.enqueue(NewJob.delayed(topic, "w1", PAYLOAD, 20_000, 3)).job().runAt();
+            awaitTrue(() -> wakes.size() == 1, 2_000);
+            store.enqueue(NewJob.delayed(topic, "w2", PAYLOAD, 40_000, 3));
+            long earlier = store.enqueue(NewJob.delayed(topic, "w3", PAYLOAD, 5_000, 3)).job().runAt();
+            awaitTrue(() -> wakes.size() >= 2, 2_000);
+            sleep(50);
+            assertThat(wakes).containsExactly(first, earlier);
+        }
+    }
+
+    @Test
+    void broadcastsReachEverySubscriber() throws Exception {
+        List<Job> heardA = new CopyOnWriteArrayList<>();
+        List<Job> heardB = new CopyOnWriteArrayList<>();
+        StoreListener a = listener(topic, heardA);
+        StoreListener b = listener(topic, heardB);
+        try (JobStore other = newStore(); AutoCloseable sa = store.subscribe(a); AutoCloseable sb = other.subscribe(b)) {
+            Job job = store.enqueue(new NewJob(topic, "bc", PAYLOAD, 0L, null, 1, null, null, null, true, Delivery.PUSH)).job();
+            store.publishBroadcast(job);
+            awaitTrue(() -> heardA.size() == 1 && heardB.size() == 1, 2_000);
+            assertThat(heardA.get(0)).isEqualTo(job);
+            assertThat(heardB.get(0)).isEqualTo(job);
+        }
+    }
+
+    @Test
+    void aClosedSubscriptionHearsNothingMore() throws Exception {
+        List<Job> heard = new CopyOnWriteArrayList<>();
+        List<Job> control = new CopyOnWriteArrayList<>();
+        AutoCloseable subscription = store.subscribe(listener(topic, heard));
+        try (AutoCloseable c = store.subscribe(listener(topic, control))) {
+            subscription.close();
+            Job job = store.enqueue(NewJob.delayed(topic, "gone", PAYLOAD, 0, 1)).job();
+            store.publishBroadcast(job);
+            awaitTrue(() -> control.size() == 1, 2_000);
+            assertThat(heard).isEmpty();
+        }
+    }
+
+    // ------------------------------------------------------------------ load
+
+    @Test
+    void concurrentReserversNeverShareAJobAndLoseNothing() throws Exception {
+        int jobs = 2_000;
+        List<NewJob> batch = new ArrayList<>();
+        for (int i = 0; i < jobs; i++) {
+            batch.add(NewJob.delayed(topic, "c" + i, PAYLOAD, 0, 3));
+        }
+        store.enqueue(batch);
+        Set<String> seen = ConcurrentHashMap.newKeySet();
+        AtomicInteger duplicates = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int w = 0; w < 8; w++) {
+            workers.add(pool.submit(() -> {
+                start.await();
+                int empty = 0;
+                while (empty < 3) {
+                    ReserveResult r = store.reserve(topic, Delivery.PULL, 25, 60_000);
+                    if (r.leases().isEmpty()) {
+                        empty++;
+                        Thread.sleep(10);
+                        continue;
+                    }
+                    empty = 0;
+                    List<LeaseRef> refs = new ArrayList<>();
+                    for (Lease l : r.leases()) {
+                        if (!seen.add(l.job().id())) {
+                            duplicates.incrementAndGet();
+                        }
+                        refs.add(LeaseRef.of(l));
+                    }
+                    assertThat(store.ack(refs)).containsOnly(StoreStatus.OK);
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> f : workers) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        assertThat(duplicates.get()).isZero();
+        assertThat(seen).hasSize(jobs);
+        TopicStats stats = store.stats(topic);
+        assertThat(stats.succeeded()).isEqualTo(jobs);
+        assertThat(stats.scheduled()).isZero();
+        assertThat(stats.leased()).isZero();
+    }
+
+    @Test
+    void aLargeBatchIsScheduledWhole() {
+        int n = 5_000;
+        List<NewJob> batch = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            batch.add(NewJob.delayed(topic, "big-" + i, PAYLOAD, 0, 3));
+        }
+        List<EnqueueResult> results = store.enqueue(batch);
+        assertThat(results).hasSize(n);
+        for (int i = 0; i < n; i++) {
+            assertThat(results.get(i).job().id()).isEqualTo("big-" + i);
+            assertThat(results.get(i).created()).isTrue();
+        }
+        assertThat(store.stats(topic).scheduled()).isEqualTo(n);
+        sleep(5);
+        int leased = 0;
+        while (true) {
+            ReserveResult r = store.reserve(topic, Delivery.PULL, 1_000, 60_000);
+            if (r.leases().isEmpty()) {
+                break;
+            }
+            leased += r.leases().size();
+            store.ack(r.leases().stream().map(LeaseRef::of).toList());
+        }
+        assertThat(leased).isEqualTo(n);
+        assertThat(store.stats(topic).succeeded()).isEqualTo(n);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    protected Job find(String id) {
+        Optional<Job> job = store.find(new JobRef(topic, id));
+        assertThat(job).as("job %s/%s", topic, id).isPresent();
+        return job.get();
+    }
+
+    protected Lease awaitLease(Delivery lane, long timeoutMs) {
+        return awaitLease(lane, timeoutMs, 30_000);
+    }
+
+    /** Reserves one job of the test's topic, retrying until one is due. */
+    protected Lease awaitLease(Delivery lane, long timeoutMs, long leaseMs) {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        do {
+            List<Lease> leases = store.reserve(topic, lane, 1, leaseMs).leases();
+            if (!leases.isEmpty()) {
+                return leases.get(0);
+            }
+            sleep(10);
+        } while (System.currentTimeMillis() < deadline);
+        throw new AssertionError("no job of " + topic + " became due within " + timeoutMs + " ms");
+    }
+
+    /** This topic's outbox entries (other test classes share the outbox). */
+    protected List<OutboxEntry> outboxOf(String t) {
+        List<OutboxEntry> mine = new ArrayList<>();
+        for (OutboxEntry e : store.readOutbox(100_000)) {
+            if (e.job().topic().equals(t)) {
+                mine.add(e);
+            }
+        }
+        return Collections.unmodifiableList(mine);
+    }
+
+    private static StoreListener listener(String topic, List<Job> heard) {
+        return new StoreListener() {
+            @Override
+            public void onWake(String t, long dueAt) {
+            }
+
+            @Override
+            public void onBroadcast(Job job) {
+                if (job.topic().equals(topic)) {
+                    heard.add(job);
+                }
+            }
+        };
+    }
+
+    private static void assertStale(Runnable action) {
+        assertStatus(action, StoreStatus.STALE_LEASE);
+    }
+
+    private static void assertStatus(Runnable action, StoreStatus status) {
+        assertThatThrownBy(action::run).isInstanceOfSatisfying(StoreException.class,
+                e -> assertThat(e.status()).isEqualTo(status));
+    }
+
+    protected static void awaitTrue(BooleanSupplier condition, long timeoutMs) {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (!condition.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("condition not met within " + timeoutMs + " ms");
+            }
+            sleep(10);
+        }
+    }
+
+    protected static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+}
