@@ -1,7 +1,102 @@
 package io.delayq.service;
 
-/** Placeholder until the service lands. */
-public final class DelayqApplication {
-    public static void main(String[] args) {
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import io.delayq.core.JobStore;
+import io.delayq.core.PolicyDefaults;
+import io.delayq.service.delivery.CallbackGuard;
+import io.delayq.service.delivery.DeliveryFactory;
+import io.delayq.service.errors.CatchAllMapper;
+import io.delayq.service.errors.IllegalArgumentExceptionMapper;
+import io.delayq.service.errors.JsonProblemMapper;
+import io.delayq.service.errors.StoreExceptionMapper;
+import io.delayq.service.errors.ViolationExceptionMapper;
+import io.delayq.service.errors.WebApplicationProblemMapper;
+import io.delayq.service.metrics.TopicDepthGauges;
+import io.delayq.service.resources.JobsResource;
+import io.delayq.service.resources.OpenApiResource;
+import io.delayq.service.resources.TopicResource;
+import io.delayq.service.resources.TopicsResource;
+import io.delayq.service.scheduling.JobScheduler;
+import io.delayq.service.scheduling.TopicSettingsUpdate;
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.server.AbstractServerFactory;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jersey.errors.EarlyEofExceptionMapper;
+import io.dropwizard.jersey.errors.EofExceptionWriterInterceptor;
+import io.dropwizard.jersey.setup.JerseyEnvironment;
+
+/**
+ * The delayq service: {@code java -jar delayq-service.jar server config.yml} (or {@code check config.yml}).
+ */
+public class DelayqApplication extends Application<DelayqConfiguration> {
+
+    public static void main(String[] args) throws Exception {
+        new DelayqApplication().run(args);
+    }
+
+    @Override
+    public String getName() {
+        return "delayq";
+    }
+
+    @Override
+    public void initialize(Bootstrap<DelayqConfiguration> bootstrap) {
+        // ${DELAYQ_TOKEN:-dev-token} in config.yml; unset variables without a default are left as written.
+        bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
+                bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
+        // A misspelt field must be refused, not silently dropped.
+        bootstrap.getObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    }
+
+    @Override
+    public void run(DelayqConfiguration config, Environment environment) {
+        registerProblemMappers(config, environment.jersey());
+
+        JobStore store = config.getStore().build(environment.lifecycle(), environment.healthChecks(),
+                environment.metrics());
+        DeliveryFactory delivery = config.getDelivery();
+        PolicyDefaults policy = delivery.policyDefaults();
+        CallbackGuard guard = delivery.callbackGuard();
+        // TODO(delivery): wire the engine once DeliveryEngine lands:
+        //  DeliveryEngine engine = delivery.build(store, environment);
+
+        TopicDepthGauges gauges = new TopicDepthGauges(store, environment.metrics());
+        environment.lifecycle().manage(new io.dropwizard.lifecycle.Managed() {
+            @Override
+            public void start() {
+                gauges.trackKnownTopics();
+            }
+        });
+        JobScheduler scheduler = new JobScheduler(store, config.getLimits().jobRules(), policy,
+                config.getLimits().getMaxAttempts(), guard::check,
+                environment.metrics().meter(MetricRegistry.name("delayq", "jobs", "enqueued")), gauges::track);
+
+        JerseyEnvironment jersey = environment.jersey();
+        jersey.register(config.getAuth().build());
+        jersey.register(new JobsResource(store, scheduler, config.getLimits().getMaxBatchSize()));
+        jersey.register(new TopicsResource(store));
+        jersey.register(new TopicResource(store, new TopicSettingsUpdate(environment.getObjectMapper(), scheduler),
+                topic -> { }));
+        jersey.register(new OpenApiResource(environment.getObjectMapper()));
+    }
+
+    /** problem+json for every error, in place of Dropwizard's {@code {code, message}} mappers. */
+    private static void registerProblemMappers(DelayqConfiguration config, JerseyEnvironment jersey) {
+        if (config.getServerFactory() instanceof AbstractServerFactory server) {
+            server.setRegisterDefaultExceptionMappers(false);
+        }
+        jersey.register(new StoreExceptionMapper());
+        jersey.register(new IllegalArgumentExceptionMapper());
+        jersey.register(new ViolationExceptionMapper());
+        jersey.register(new JsonProblemMapper());
+        jersey.register(new WebApplicationProblemMapper());
+        jersey.register(new CatchAllMapper());
+        // Kept from Dropwizard's defaults: a client hanging up mid-request is not a server error.
+        jersey.register(new EarlyEofExceptionMapper());
+        jersey.register(EofExceptionWriterInterceptor.class);
     }
 }

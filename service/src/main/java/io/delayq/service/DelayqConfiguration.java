@@ -1,0 +1,86 @@
+package io.delayq.service;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.delayq.core.JobStoreFactory;
+import io.delayq.service.auth.AuthFactory;
+import io.delayq.service.config.LimitsFactory;
+import io.delayq.service.delivery.DeliveryFactory;
+import io.dropwizard.core.Configuration;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+
+/**
+ * The service's configuration ({@code config.yml}); the root README has the full reference.
+ *
+ * <table>
+ *   <caption>top-level blocks</caption>
+ *   <tr><th>Name</th><th>Default</th><th>Description</th></tr>
+ *   <tr><td>{@code store}</td><td>{@code type: redis} (embedded)</td>
+ *       <td>The job store, picked by {@code type} ({@link JobStoreFactory}).</td></tr>
+ *   <tr><td>{@code delivery}</td><td>(required: {@code signingSecret})</td>
+ *       <td>The push engine: signing secret, concurrency, default retry policy and timeout, callback allow-list
+ *       ({@link DeliveryFactory}).</td></tr>
+ *   <tr><td>{@code auth}</td><td>no tokens</td><td>API tokens and their roles ({@link AuthFactory}).</td></tr>
+ *   <tr><td>{@code limits}</td><td>see {@link LimitsFactory}</td>
+ *       <td>Payload size, furthest delay, batch size, highest maxAttempts.</td></tr>
+ *   <tr><td>{@code server}, {@code logging}, {@code metrics}</td><td>Dropwizard's</td>
+ *       <td>Ports, request log, log levels, metric reporters.</td></tr>
+ * </table>
+ */
+public class DelayqConfiguration extends Configuration {
+    @Valid
+    @NotNull
+    private JobStoreFactory store;
+
+    @Valid
+    @NotNull
+    private DeliveryFactory delivery = new DeliveryFactory();
+
+    @Valid
+    @NotNull
+    private AuthFactory auth = new AuthFactory();
+
+    @Valid
+    @NotNull
+    private LimitsFactory limits = new LimitsFactory();
+
+    @JsonProperty
+    public JobStoreFactory getStore() {
+        return store;
+    }
+
+    @JsonProperty
+    public void setStore(JobStoreFactory store) {
+        this.store = store;
+    }
+
+    @JsonProperty
+    public DeliveryFactory getDelivery() {
+        return delivery;
+    }
+
+    @JsonProperty
+    public void setDelivery(DeliveryFactory delivery) {
+        this.delivery = delivery;
+    }
+
+    @JsonProperty
+    public AuthFactory getAuth() {
+        return auth;
+    }
+
+    @JsonProperty
+    public void setAuth(AuthFactory auth) {
+        this.auth = auth;
+    }
+
+    @JsonProperty
+    public LimitsFactory getLimits() {
+        return limits;
+    }
+
+    @JsonProperty
+    public void setLimits(LimitsFactory limits) {
+        this.limits = limits;
+    }
+}

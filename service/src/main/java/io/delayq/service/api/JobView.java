@@ -1,0 +1,64 @@
+package io.delayq.service.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.delayq.core.Attempt;
+import io.delayq.core.Backoff;
+import io.delayq.core.Callback;
+import io.delayq.core.Delivery;
+import io.delayq.core.Job;
+import io.delayq.core.JobState;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A job as the API shows it. Times are RFC 3339 strings in UTC.
+ *
+ * @param topic       the topic
+ * @param id          the id
+ * @param state       SCHEDULED, LEASED, SUCCEEDED, DEAD or CANCELLED
+ * @param runAt       when it is (or was) due
+ * @param payload     the payload, verbatim
+ * @param attempts    attempts started so far
+ * @param maxAttempts attempts allowed in all
+ * @param callback    its own callback, when it has one
+ * @param backoff     its own backoff, when it has one
+ * @param timeoutMs   its own attempt timeout in ms, when it has one
+ * @param broadcast   whether it goes to every event subscriber
+ * @param delivery    PUSH (the service delivers it) or PULL (it waits for consumers)
+ * @param createdAt   when it was first accepted
+ * @param finishedAt  when it reached a final state
+ * @param lastError   the last failure
+ * @param history     the last attempts, oldest first
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record JobView(
+        String topic,
+        String id,
+        JobState state,
+        String runAt,
+        @JsonRawValue String payload,
+        int attempts,
+        int maxAttempts,
+        Callback callback,
+        Backoff backoff,
+        Long timeoutMs,
+        boolean broadcast,
+        Delivery delivery,
+        String createdAt,
+        String finishedAt,
+        String lastError,
+        List<Attempt> history) {
+
+    public static JobView of(Job job) {
+        return new JobView(job.topic(), job.id(), job.state(), time(job.runAt()), job.payload(), job.attempts(),
+                job.maxAttempts(), job.callback(), job.backoff(), job.timeoutMs(), job.broadcast(), job.delivery(),
+                time(job.createdAt()), job.finishedAt() == null ? null : time(job.finishedAt()), job.lastError(),
+                job.history().isEmpty() ? null : job.history());
+    }
+
+    static String time(long epochMs) {
+        return Instant.ofEpochMilli(epochMs).toString();
+    }
+}

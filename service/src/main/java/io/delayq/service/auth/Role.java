@@ -1,0 +1,18 @@
+package io.delayq.service.auth;
+
+/** The roles a token can hold; resources name them in {@code @RolesAllowed}. */
+public final class Role {
+    /** Schedules, reads, cancels and reschedules jobs; reads topics. */
+    public static final String PRODUCER = "producer";
+    /** Leases, acks, nacks and extends jobs; subscribes to events; reads topics. */
+    public static final String CONSUMER = "consumer";
+    /** Changes topic settings; works with dead letters; may do everything a producer may. */
+    public static final String ADMIN = "admin";
+
+    private Role() {
+    }
+
+    static boolean isKnown(String role) {
+        return PRODUCER.equals(role) || CONSUMER.equals(role) || ADMIN.equals(role);
+    }
+}

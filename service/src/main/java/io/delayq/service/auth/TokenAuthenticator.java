@@ -1,0 +1,34 @@
+package io.delayq.service.auth;
+
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Finds the configured token a request presents. Tokens are compared as SHA-256 digests with
+ * {@link MessageDigest#isEqual}, against every configured token, so the time taken reveals neither a token's prefix
+ * nor which token matched.
+ */
+public final class TokenAuthenticator {
+    private final List<Entry> entries;
+
+    private record Entry(byte[] sha256, DelayqPrincipal principal) {
+    }
+
+    public TokenAuthenticator(List<TokenFactory> tokens) {
+        this.entries = tokens.stream()
+                .map(t -> new Entry(t.sha256(), new DelayqPrincipal(t.getName(), t.getRoles())))
+                .toList();
+    }
+
+    public Optional<DelayqPrincipal> authenticate(String presentedToken) {
+        byte[] presented = TokenFactory.sha256(presentedToken);
+        DelayqPrincipal found = null;
+        for (Entry entry : entries) {
+            if (MessageDigest.isEqual(entry.sha256(), presented) && found == null) {
+                found = entry.principal();
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+}

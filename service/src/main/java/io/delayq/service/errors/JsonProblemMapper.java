@@ -1,0 +1,88 @@
+package io.delayq.service.errors;
+
+import com.fasterxml.jackson.core.JsonGenerationException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
+import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import com.fasterxml.jackson.databind.exc.PropertyBindingException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Request bodies Jackson could not read: malformed JSON, unknown fields, values of the wrong type. Answers 400 naming
+ * the field (as a path such as {@code jobs[2].callback.url}) and the line and column. A failure to <em>write</em> JSON
+ * is a bug of ours and goes to {@link CatchAllMapper}. Replaces Dropwizard's mapper for the same type.
+ */
+public final class JsonProblemMapper extends ProblemMapper<JsonProcessingException> {
+    private final CatchAllMapper serverErrors = new CatchAllMapper();
+
+    @Override
+    Problem problem(JsonProcessingException e) {
+        if (e instanceof JsonGenerationException || e instanceof InvalidDefinitionException) {
+            return serverErrors.problem(e);
+        }
+        String where = where(e.getLocation());
+        if (e instanceof JsonParseException) {
+            return Problem.of("malformed-json", 400, "The body is not valid JSON" + where + ": " + e.getOriginalMessage())
+                    .with("location", where.isEmpty() ? null : where.substring(4));
+        }
+        if (e instanceof JsonMappingException mapping) {
+            String field = fieldPath(mapping.getPath());
+            Problem problem = Problem.of("invalid-json-field", 400, describe(mapping, field) + where);
+            return field.isEmpty() ? problem : problem.with("field", field);
+        }
+        return Problem.of("malformed-json", 400, "The body could not be read as JSON" + where + ": "
+                + e.getOriginalMessage());
+    }
+
+    private static String describe(JsonMappingException e, String field) {
+        if (e instanceof PropertyBindingException unknown) {
+            String known = unknown.getKnownPropertyIds() == null ? "" : unknown.getKnownPropertyIds().stream()
+                    .map(String::valueOf).sorted().collect(Collectors.joining(", "));
+            return "Unknown field '" + field + "'" + (known.isEmpty() ? "" : "; the fields here are: " + known);
+        }
+        if (e instanceof InvalidTypeIdException typeId) {
+            return "Field '" + field + "' needs a known \"type\""
+                    + (typeId.getTypeId() == null ? "" : " (got '" + typeId.getTypeId() + "')")
+                    + " — see the API description at /openapi.yaml";
+        }
+        Throwable cause = e instanceof ValueInstantiationException ? rootCause(e) : null;
+        String reason = cause != null && cause != e ? cause.getMessage() : e.getOriginalMessage();
+        return field.isEmpty() ? "The body has the wrong shape: " + reason : "Field '" + field + "' is invalid: " + reason;
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    static String fieldPath(List<JsonMappingException.Reference> path) {
+        var out = new StringBuilder();
+        for (JsonMappingException.Reference ref : path) {
+            if (ref.getFieldName() != null) {
+                if (!out.isEmpty()) {
+                    out.append('.');
+                }
+                out.append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                out.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String where(JsonLocation location) {
+        if (location == null || location.getLineNr() < 1) {
+            return "";
+        }
+        return " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+    }
+}

@@ -1,0 +1,58 @@
+package io.delayq.service.errors;
+
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * An error answer in the shape of RFC 9457 ({@code application/problem+json}). {@code type} is a stable URI per kind
+ * of problem ({@code urn:delayq:problem:<kind>}), {@code detail} says what went wrong and what to do about it, and
+ * {@code extensions} carry machine-readable extras such as the {@code errors} of a validation failure.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"type", "title", "status", "detail", "instance"})
+public record Problem(String type, String title, int status, String detail, String instance,
+                      @com.fasterxml.jackson.annotation.JsonIgnore Map<String, Object> extensions) {
+    public static final String MEDIA_TYPE = "application/problem+json";
+    public static final MediaType MEDIA = MediaType.valueOf(MEDIA_TYPE);
+
+    public Problem {
+        extensions = extensions == null ? Map.of() : Map.copyOf(extensions);
+    }
+
+    public static Problem of(String kind, int status, String detail) {
+        return new Problem("urn:delayq:problem:" + kind, title(status), status, detail, null, Map.of());
+    }
+
+    private static String title(int status) {
+        if (status == 422) {
+            return "Unprocessable Content";  // not in JAX-RS 3.1's Status enum
+        }
+        Response.Status known = Response.Status.fromStatusCode(status);
+        return known != null ? known.getReasonPhrase() : "HTTP " + status;
+    }
+
+    public Problem withInstance(String instance) {
+        return new Problem(type, title, status, detail, instance, extensions);
+    }
+
+    public Problem with(String key, Object value) {
+        var copy = new LinkedHashMap<>(extensions);
+        copy.put(key, value);
+        return new Problem(type, title, status, detail, instance, copy);
+    }
+
+    @JsonAnyGetter
+    public Map<String, Object> extensionsForJson() {
+        return extensions;
+    }
+
+    public Response toResponse() {
+        return Response.status(status).type(MEDIA).entity(this).build();
+    }
+}

@@ -1,0 +1,68 @@
+package io.delayq.service.errors;
+
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * JAX-RS's own refusals (unknown path 404, 405, 406, 415, the auth filter's 401/403 …) as problem+json. Headers of the
+ * original answer, such as {@code WWW-Authenticate} and {@code Allow}, are kept.
+ */
+public final class WebApplicationProblemMapper extends ProblemMapper<WebApplicationException> {
+    private final CatchAllMapper serverErrors = new CatchAllMapper();
+
+    @Override
+    public Response toResponse(WebApplicationException e) {
+        Response original = e.getResponse();
+        Response problem = super.toResponse(e);
+        var builder = Response.fromResponse(problem);
+        original.getHeaders().forEach((name, values) -> {
+            if (!name.equalsIgnoreCase("Content-Type") && !name.equalsIgnoreCase("Content-Length")) {
+                builder.header(name, null);
+                values.forEach(v -> builder.header(name, v));
+            }
+        });
+        return builder.type(Problem.MEDIA).build();
+    }
+
+    @Override
+    Problem problem(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        if (status >= 500) {
+            return serverErrors.problem(e);
+        }
+        return Problem.of(kind(e, status), status, detail(e, status));
+    }
+
+    private static String kind(WebApplicationException e, int status) {
+        return switch (status) {
+            case 401 -> "unauthorized";
+            case 403 -> "forbidden";
+            case 404 -> "not-found";
+            case 405 -> "method-not-allowed";
+            case 406 -> "not-acceptable";
+            case 415 -> "unsupported-media-type";
+            default -> "http-" + status;
+        };
+    }
+
+    private static String detail(WebApplicationException e, int status) {
+        String message = e.getMessage();
+        boolean generic = message == null || message.startsWith("HTTP " + status);
+        if (!generic) {
+            return message;
+        }
+        if (e instanceof NotFoundException) {
+            return "There is no such resource; the API is described at /openapi.yaml";
+        }
+        if (e instanceof NotAllowedException) {
+            return "This method is not allowed here; allowed: " + e.getResponse().getAllowedMethods();
+        }
+        if (e instanceof NotSupportedException) {
+            return "Send the body as application/json (Content-Type: application/json)";
+        }
+        return message == null ? "HTTP " + status : message;
+    }
+}

@@ -1,0 +1,99 @@
+package io.delayq.service.resources;
+
+import com.codahale.metrics.annotation.ExceptionMetered;
+import com.codahale.metrics.annotation.Timed;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.delayq.core.JobRules;
+import io.delayq.core.JobStore;
+import io.delayq.core.TopicSettings;
+import io.delayq.service.api.TopicSettingsView;
+import io.delayq.service.api.TopicView;
+import io.delayq.service.auth.Role;
+import io.delayq.service.scheduling.TopicSettingsUpdate;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * One topic: its counters and its settings (default callback, retry policy, timeout, pause). Any role may read;
+ * changing settings needs the admin role. Shares its root path with the other per-topic resources, see
+ * {@link JobsResource}.
+ */
+@Path("/v1/topics/{topic}")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@RolesAllowed({Role.PRODUCER, Role.CONSUMER, Role.ADMIN})
+public class TopicResource {
+    private final JobStore store;
+    private final TopicSettingsUpdate update;
+    private final Consumer<String> deliverable;
+
+    /**
+     * @param deliverable told when a topic may have become deliverable (resumed, or given a callback), so the delivery
+     *                    engine looks at it now rather than at its next sweep
+     */
+    public TopicResource(JobStore store, TopicSettingsUpdate update, Consumer<String> deliverable) {
+        this.store = store;
+        this.update = update;
+        this.deliverable = deliverable;
+    }
+
+    /**
+     * One topic's counters and settings; a topic that never had a job shows zeros.
+     *
+     * <ul>
+     *   <li>200 OK</li>
+     *   <li>422 Unprocessable Content: the topic name is not valid</li>
+     * </ul>
+     */
+    @GET
+    @Timed
+    @ExceptionMetered
+    public TopicView get(@PathParam("topic") String topic) {
+        return view(JobRules.checkTopic(topic));
+    }
+
+    /**
+     * Changes a topic's settings. Fields left out keep their value; a field sent as {@code null} goes back to the
+     * service default. {@code {"paused": true}} pauses delivery, {@code {"paused": false}} resumes it.
+     *
+     * <ul>
+     *   <li>200 OK: the topic with its new settings</li>
+     *   <li>400 Bad Request: the body is not JSON of the right shape (unknown field, wrong type)</li>
+     *   <li>403 Forbidden: the token lacks the admin role</li>
+     *   <li>422 Unprocessable Content: a value breaks a rule (callback URL, maxAttempts, timeout)</li>
+     * </ul>
+     */
+    @PUT
+    @Timed
+    @ExceptionMetered
+    @RolesAllowed(Role.ADMIN)
+    public TopicView put(@PathParam("topic") String topic, ObjectNode body) throws JsonProcessingException {
+        JobRules.checkTopic(topic);
+        if (body == null) {
+            throw new IllegalArgumentException("a JSON object is required, e.g. {\"paused\": false}");
+        }
+        TopicSettings current = store.settings(topic);
+        TopicSettings next = update.apply(current, body);
+        store.putSettings(topic, next);
+        boolean resumed = current.isPaused() && !next.isPaused();
+        boolean newCallback = next.callback() != null && !Objects.equals(next.callback(), current.callback());
+        if (resumed || newCallback) {
+            deliverable.accept(topic);
+        }
+        return view(topic);
+    }
+
+    private TopicView view(String topic) {
+        return TopicView.of(store.stats(topic), TopicSettingsView.of(store.settings(topic)));
+    }
+}
