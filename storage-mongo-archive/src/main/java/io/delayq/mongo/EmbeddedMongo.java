@@ -82,10 +82,9 @@ public final class EmbeddedMongo implements AutoCloseable {
         backend.commit();
     }
 
-    /** Stops listening, commits and closes the data file. */
+    /** Stops listening, commits and closes the data file (the server closes its backend). */
     @Override
     public void close() {
         server.shutdownNow();
-        backend.close();
     }
 }

@@ -236,7 +236,12 @@ public final class MongoJobArchive implements JobArchive {
 
     private <T> T mutate(String what, Supplier<T> action) {
         T result = read(what, action);
-        afterWrite.run();
+        try {
+            afterWrite.run();
+        } catch (RuntimeException e) {
+            throw new StoreException(StoreStatus.UNAVAILABLE, "the archive accepted the change but could not make it"
+                    + " durable (" + what + "): " + e.getMessage(), e);
+        }
         return result;
     }
 

@@ -1,0 +1,183 @@
+package io.delayq.mongo;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.ConnectionString;
+import io.delayq.core.JobRef;
+import io.delayq.core.JobState;
+import io.delayq.core.archive.Archiver;
+import io.delayq.core.archive.DeadLetter;
+import io.delayq.migrations.Migrations;
+import io.delayq.redis.EmbeddedRedis;
+import io.delayq.redis.RedisJobStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static io.delayq.mongo.ArchiveFixture.newTopic;
+import static io.delayq.mongo.StoreFixture.await;
+import static io.delayq.mongo.StoreFixture.killJob;
+import static io.delayq.mongo.StoreFixture.outboxEntries;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+/** A real Redis store, the archiver, and the archive over a socket. */
+class ArchiverTest {
+    private static final Archiver.Settings FAST = new Archiver.Settings(100, Duration.ofMillis(50),
+            Duration.ofMillis(50), Duration.ofMillis(200));
+
+    @TempDir
+    static Path dataDir;
+
+    private static RedisJobStore store;
+    private static ArchiveFixture fixture;
+
+    @BeforeAll
+    static void start() {
+        store = RedisJobStore.connect(EmbeddedRedis.sharedTestUri());
+        fixture = ArchiveFixture.start(dataDir.resolve("shared"));
+    }
+
+    @AfterAll
+    static void stop() {
+        fixture.close();
+        store.close();
+    }
+
+    @Test
+    void aJobThatDiesEndsInTheArchiveWithItsAttemptsAndLeavesTheOutbox() throws Exception {
+        String topic = newTopic();
+        var metrics = new MetricRegistry();
+        var archiver = new Archiver(store, fixture.archive, metrics, FAST);
+        archiver.start();
+        try {
+            JobRef ref = killJob(store, topic, "order-1", 3);
+
+            await("the dead letter is archived", () -> fixture.archive.deadLetter(ref).isPresent());
+            await("the outbox entry is gone", () -> outboxEntries(store, topic) == 0);
+        } finally {
+            archiver.stop();
+        }
+        DeadLetter letter = fixture.archive.deadLetter(new JobRef(topic, "order-1")).orElseThrow();
+        assertThat(letter.job().state()).isEqualTo(JobState.DEAD);
+        assertThat(letter.job().payload()).isEqualTo("{\"id\":\"order-1\"}");
+        assertThat(letter.job().attempts()).isEqualTo(3);
+        assertThat(letter.job().history()).extracting(a -> a.number(), a -> a.httpStatus(), a -> a.error())
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1, 500, "HTTP 500 on attempt 1"),
+                        org.assertj.core.groups.Tuple.tuple(2, 500, "HTTP 500 on attempt 2"),
+                        org.assertj.core.groups.Tuple.tuple(3, 410, "HTTP 410 on attempt 3"));
+        assertThat(letter.deadAt()).isEqualTo(letter.job().finishedAt());
+        assertThat(metrics.meter(Archiver.ARCHIVED_METER).getCount()).isPositive();
+        assertThat(metrics.getGauges()).containsKey(Archiver.BACKLOG_GAUGE);
+    }
+
+    @Test
+    void drainingTheSameEntryTwiceKeepsOneDeadLetter() {
+        String topic = newTopic();
+        JobRef ref = killJob(store, topic, "twice", 1);
+        var entries = store.readOutbox(10_000).stream().filter(e -> e.job().topic().equals(topic)).toList();
+
+        // As if the archiver died after writing but before deleting from the outbox.
+        fixture.archive.write(entries);
+        var archiver = new Archiver(store, fixture.archive, new MetricRegistry(), FAST);
+        while (archiver.drainOnce() > 0) {
+            // drain everything, including this entry, a second time
+        }
+
+        assertThat(outboxEntries(store, topic)).isZero();
+        assertThat(fixture.archive.deadLetters(io.delayq.core.archive.DeadLetterQuery.topic(topic)).items())
+                .singleElement().satisfies(d -> assertThat(d.ref()).isEqualTo(ref));
+    }
+
+    @Test
+    void theEmbeddedArchiveKeepsEverythingAcrossARestart() {
+        assumeFalse(ArchiveFixture.realMongo(), "restarts only the embedded server");
+        Path dir = dataDir.resolve("restart");
+        String topic = newTopic();
+        EmbeddedMongo first = EmbeddedMongo.start(0, dir);
+        int port = first.port();
+        try (MongoClient client = MongoClients.create(first.uri())) {
+            var db = client.getDatabase("delayq");
+            Migrations.apply(db);
+            var archive = new MongoJobArchive(db, Duration.ofDays(1), first::commit);
+            archive.write(List.of(ArchiveFixture.entry(ArchiveFixture.deadJob(topic, "keep", 1_000, 2_000))));
+            archive.recordReplay(topic + "/keep/1000", 0, new DeadLetter.Replay(1, 3_000, "keep:r1", null));
+        }
+        first.close();
+
+        EmbeddedMongo second = EmbeddedMongo.start(port, dir);
+        try (MongoClient client = MongoClients.create(second.uri())) {
+            var db = client.getDatabase("delayq");
+            assertThat(Migrations.apply(db)).isEmpty();
+            var archive = new MongoJobArchive(db, Duration.ofDays(1), second::commit);
+            DeadLetter letter = archive.deadLetter(new JobRef(topic, "keep")).orElseThrow();
+            assertThat(letter.job().history()).hasSize(3);
+            assertThat(letter.replays()).extracting(DeadLetter.Replay::newJobId).containsExactly("keep:r1");
+        } finally {
+            second.close();
+        }
+    }
+
+    @Test
+    void whileTheArchiveIsDownNothingIsLostAndTheBacklogDrainsWhenItReturns() throws Exception {
+        assumeFalse(ArchiveFixture.realMongo(), "stops and restarts the embedded server");
+        Path dir = dataDir.resolve("outage");
+        String topic = newTopic();
+        AtomicReference<EmbeddedMongo> server = new AtomicReference<>(EmbeddedMongo.start(0, dir));
+        int port = server.get().port();
+        MongoClient client = MongoClients.create(MongoClientSettings.builder()
+                .applyConnectionString(new ConnectionString(server.get().uri()))
+                .applyToClusterSettings(b -> b.serverSelectionTimeout(300, TimeUnit.MILLISECONDS))
+                .applyToSocketSettings(b -> b.connectTimeout(300, TimeUnit.MILLISECONDS))
+                .build());
+        var db = client.getDatabase("delayq");
+        Migrations.apply(db);
+        var archive = new MongoJobArchive(db, Duration.ofDays(1), () -> server.get().commit());
+        var metrics = new MetricRegistry();
+        var archiver = new Archiver(store, archive, metrics, FAST);
+        archiver.start();
+        try {
+            JobRef before = killJob(store, topic, "before", 1);
+            await("the first dead letter is archived", () -> archive.deadLetter(before).isPresent());
+
+            server.get().close();
+            List<JobRef> during = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                during.add(killJob(store, topic, "during-" + i, 2));
+            }
+            await("the archiver notices the outage", archiver::isFailing);
+            assertThat(outboxEntries(store, topic)).isEqualTo(5);
+            StoreFixture.sleep(400);
+            assertThat(outboxEntries(store, topic)).as("kept while the archive is down").isEqualTo(5);
+            @SuppressWarnings("unchecked")
+            Gauge<Long> backlog = (Gauge<Long>) metrics.getGauges().get(Archiver.BACKLOG_GAUGE);
+            assertThat(backlog.getValue()).isGreaterThanOrEqualTo(5);
+            assertThat(metrics.meter(Archiver.FAILURES_METER).getCount()).isPositive();
+
+            server.set(EmbeddedMongo.start(port, dir));
+            await("the backlog drains", () -> outboxEntries(store, topic) == 0);
+            await("the archiver recovers", () -> !archiver.isFailing());
+            assertThat(archive.deadLetter(before)).isPresent();
+            for (JobRef ref : during) {
+                assertThat(archive.deadLetter(ref)).as(ref.toString()).isPresent()
+                        .get().satisfies(d -> assertThat(d.job().history()).hasSize(2));
+            }
+        } finally {
+            archiver.stop();
+            client.close();
+            server.get().close();
+        }
+    }
+}
