@@ -1,0 +1,461 @@
+package io.delayq.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * A client for the delayq HTTP API on {@code java.net.http} and Jackson; thread-safe, one per process is enough.
+ *
+ * <pre>{@code
+ * DelayqClient client = DelayqClient.builder().baseUri("http://localhost:8080").token(System.getenv("DELAYQ_TOKEN")).build();
+ * client.schedule("emails", JobRequest.builder().delay(Duration.ofMinutes(30)).payload(Map.of("to", "a@b.c")).build());
+ * }</pre>
+ *
+ * Every refusal is a {@link DelayqException} built from the service's problem+json answer:
+ * {@link NotFoundException} (404), {@link ConflictException} (409, including stale lease tokens),
+ * {@link UnauthorizedException} (401/403), {@link ValidationException} (400/422); no answer at all gives status 0.
+ */
+public final class DelayqClient {
+    private static final String JSON = "application/json";
+
+    private final URI baseUri;
+    private final String token;
+    private final HttpClient http;
+    private final ObjectMapper mapper;
+    private final Duration requestTimeout;
+
+    private DelayqClient(Builder b) {
+        String base = Objects.requireNonNull(b.baseUri, "baseUri").toString();
+        this.baseUri = URI.create(base.endsWith("/") ? base : base + "/");
+        this.token = b.token;
+        this.http = b.httpClient != null ? b.httpClient
+                : HttpClient.newBuilder().connectTimeout(b.connectTimeout).version(HttpClient.Version.HTTP_1_1).build();
+        this.mapper = b.mapper != null ? b.mapper : Json.DEFAULT;
+        this.requestTimeout = b.requestTimeout;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---- producers
+
+    /** Schedules a job; the same id with the same content again answers the existing job. 409 when the id is taken. */
+    public JobInfo schedule(String topic, JobRequest job) {
+        return call("POST", topicPath(topic, "jobs"), job.body(mapper), null, JobInfo.class);
+    }
+
+    /** Schedules up to 1000 jobs in one request; each item says what happened to its job. */
+    public BatchResult scheduleBatch(String topic, List<JobRequest> jobs) {
+        List<JobRequest.Body> bodies = jobs.stream().map(j -> j.body(mapper)).toList();
+        return call("POST", topicPath(topic, "jobs/batch"), Map.of("jobs", bodies), null, BatchResult.class);
+    }
+
+    /** The job and its state. @throws NotFoundException when the service does not know it */
+    public JobInfo get(String topic, String id) {
+        return call("GET", jobPath(topic, id, ""), null, null, JobInfo.class);
+    }
+
+    /** The job, or empty when the service does not know it. */
+    public Optional<JobInfo> find(String topic, String id) {
+        try {
+            return Optional.of(get(topic, id));
+        } catch (NotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Cancels a scheduled job. @throws NotFoundException when unknown */
+    public void cancel(String topic, String id) {
+        call("DELETE", jobPath(topic, id, ""), null, null, Void.class);
+    }
+
+    /** Moves a scheduled job to run {@code delay} from now. */
+    public JobInfo reschedule(String topic, String id, Duration delay) {
+        return call("POST", jobPath(topic, id, "/reschedule"), Map.of("delayMs", delay.toMillis()), null, JobInfo.class);
+    }
+
+    /** Moves a scheduled job to run at {@code runAt}. */
+    public JobInfo reschedule(String topic, String id, Instant runAt) {
+        return call("POST", jobPath(topic, id, "/reschedule"), Map.of("runAt", runAt.toString()), null, JobInfo.class);
+    }
+
+    // ---- pulling consumers
+
+    /**
+     * Leases up to {@code max} due jobs of a topic, waiting up to {@code wait} for one when none is due.
+     *
+     * @param leaseTime how long each lease lasts, or {@code null} for the job's / topic's timeout
+     * @return the leased jobs, possibly none
+     */
+    public List<LeasedJob> lease(String topic, int max, Duration wait, Duration leaseTime) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("max", max);
+        body.put("waitMs", wait == null ? 0 : wait.toMillis());
+        if (leaseTime != null) {
+            body.put("leaseMs", leaseTime.toMillis());
+        }
+        Duration timeout = requestTimeout.plus(wait == null ? Duration.ZERO : wait);
+        return call("POST", topicPath(topic, "leases"), body, timeout, Leases.class).leases();
+    }
+
+    /** The same lease, sent without blocking; cancelling the future abandons the request. */
+    public CompletableFuture<List<LeasedJob>> leaseAsync(String topic, int max, Duration wait, Duration leaseTime) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("max", max);
+        body.put("waitMs", wait == null ? 0 : wait.toMillis());
+        if (leaseTime != null) {
+            body.put("leaseMs", leaseTime.toMillis());
+        }
+        Duration timeout = requestTimeout.plus(wait == null ? Duration.ZERO : wait);
+        HttpRequest request = request("POST", topicPath(topic, "leases"), body, timeout, JSON);
+        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+        CompletableFuture<List<LeasedJob>> leases = exchange
+                .thenApply(response -> ((Leases) read(response, mapper.constructType(Leases.class))).leases());
+        // A dependent future does not cancel its source; abandon the HTTP exchange ourselves.
+        leases.whenComplete((result, error) -> {
+            if (leases.isCancelled()) {
+                exchange.cancel(true);
+            }
+        });
+        return leases;
+    }
+
+    /** Marks the attempt successful. @throws ConflictException when the lease is no longer current */
+    public void ack(LeasedJob job) {
+        ack(job.topic(), job.id(), job.leaseToken());
+    }
+
+    public void ack(String topic, String id, String leaseToken) {
+        call("POST", jobPath(topic, id, "/ack"), Map.of("leaseToken", leaseToken), null, Void.class);
+    }
+
+    /** Records a failed attempt; the job's retry policy decides when it runs again (or that it is dead). */
+    public void nack(LeasedJob job, String error) {
+        nack(job.topic(), job.id(), job.leaseToken(), null, error);
+    }
+
+    /** "Not now": puts the job back to run again after {@code delay}. */
+    public void nack(LeasedJob job, Duration delay, String error) {
+        nack(job.topic(), job.id(), job.leaseToken(), delay, error);
+    }
+
+    public void nack(String topic, String id, String leaseToken, Duration delay, String error) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("leaseToken", leaseToken);
+        if (delay != null) {
+            body.put("delayMs", delay.toMillis());
+        }
+        if (error != null) {
+            body.put("error", error);
+        }
+        call("POST", jobPath(topic, id, "/nack"), body, null, Void.class);
+    }
+
+    /** Extends the lease to {@code leaseTime} from now. @return the new deadline */
+    public Instant extend(LeasedJob job, Duration leaseTime) {
+        return extend(job.topic(), job.id(), job.leaseToken(), leaseTime);
+    }
+
+    public Instant extend(String topic, String id, String leaseToken, Duration leaseTime) {
+        Map<String, Object> body = Map.of("leaseToken", leaseToken, "leaseMs", leaseTime.toMillis());
+        return call("POST", jobPath(topic, id, "/extend"), body, null, Extended.class).leaseDeadline();
+    }
+
+    // ---- broadcast listeners
+
+    /**
+     * Subscribes to the topic's broadcast jobs ({@code GET /v1/topics/{topic}/events}). Events are delivered on one
+     * background thread, in order. The stream is not resumed after it ends: {@code onClosed} is told why (an
+     * exception, or {@code null} for a normal close), and a listener that must not miss broadcasts reconnects.
+     *
+     * @return open once the service has accepted the subscription; close it to unsubscribe
+     */
+    public EventSubscription subscribe(String topic, Consumer<BroadcastEvent> onEvent, Consumer<Throwable> onClosed) {
+        HttpRequest request = HttpRequest.newBuilder(baseUri.resolve(topicPath(topic, "events")))
+                .header("Accept", "text/event-stream")
+                .headers(authHeader())
+                .GET().build();
+        return EventSubscription.open(http, request, mapper, onEvent, onClosed, requestTimeout, this::problem);
+    }
+
+    // ---- topics
+
+    /** Every topic with its counters and settings. */
+    public List<TopicInfo> topics() {
+        return call("GET", "v1/topics", null, null, Topics.class).topics();
+    }
+
+    /** One topic's counters and settings. */
+    public TopicInfo topic(String topic) {
+        return call("GET", "v1/topics/" + segment(topic), null, null, TopicInfo.class);
+    }
+
+    /** Changes a topic's settings; fields not set in {@code update} keep their value. @return the topic after */
+    public TopicInfo updateTopic(String topic, TopicSettingsUpdate update) {
+        return call("PUT", "v1/topics/" + segment(topic), update, null, TopicInfo.class);
+    }
+
+    // ---- dead letters (role admin)
+
+    /**
+     * One page of dead letters ({@code GET /v1/admin/dead-letters}).
+     *
+     * @param query filter values by name, e.g. {@code topic}, {@code from}, {@code to}, {@code replayed},
+     *              {@code limit}, {@code cursor}; see the service's API description
+     */
+    public JsonNode deadLetters(Map<String, ?> query) {
+        return call("GET", "v1/admin/dead-letters" + queryString(query), null, null, JsonNode.class);
+    }
+
+    /** One dead letter. @throws NotFoundException when the archive has none for the job */
+    public JsonNode deadLetter(String topic, String id) {
+        return call("GET", deadLetterPath(topic, id), null, null, JsonNode.class);
+    }
+
+    /**
+     * Replays one dead letter as a fresh job (attempts reset).
+     *
+     * @param options e.g. {@code {"delayMs": 60000}}; {@code null} = at once
+     */
+    public JsonNode replayDeadLetter(String topic, String id, Map<String, ?> options) {
+        return call("POST", deadLetterPath(topic, id) + "/replay", options == null ? Map.of() : options, null,
+                JsonNode.class);
+    }
+
+    /** Replays every dead letter matching a filter ({@code POST /v1/admin/dead-letters/replay}). */
+    public JsonNode replayDeadLetters(Map<String, ?> filter) {
+        return call("POST", "v1/admin/dead-letters/replay", filter == null ? Map.of() : filter, null, JsonNode.class);
+    }
+
+    /** Removes a dead letter from the archive. */
+    public void purgeDeadLetter(String topic, String id) {
+        call("DELETE", deadLetterPath(topic, id), null, null, Void.class);
+    }
+
+    // ---- plumbing
+
+    /** Sends one request and reads a {@code type} from a 2xx answer. */
+    private <T> T call(String method, String path, Object body, Duration timeout, Class<T> type) {
+        HttpRequest request = request(method, path, body, timeout, JSON);
+        HttpResponse<byte[]> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new DelayqException(method + " " + request.uri() + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DelayqException(method + " " + request.uri() + " was interrupted", e);
+        }
+        return type.cast(read(response, mapper.constructType(type)));
+    }
+
+    private HttpRequest request(String method, String path, Object body, Duration timeout, String accept) {
+        HttpRequest.BodyPublisher publisher;
+        if (body == null) {
+            publisher = HttpRequest.BodyPublishers.noBody();
+        } else {
+            try {
+                publisher = HttpRequest.BodyPublishers.ofByteArray(mapper.writeValueAsBytes(body));
+            } catch (JsonProcessingException e) {
+                throw new IllegalArgumentException("the request body cannot be written as JSON: " + e.getOriginalMessage(), e);
+            }
+        }
+        HttpRequest.Builder builder = HttpRequest.newBuilder(baseUri.resolve(path))
+                .timeout(timeout != null ? timeout : requestTimeout)
+                .header("Accept", accept + ", application/problem+json")
+                .method(method, publisher);
+        if (body != null) {
+            builder.header("Content-Type", JSON);
+        }
+        String[] auth = authHeader();
+        if (auth.length > 0) {
+            builder.headers(auth);
+        }
+        return builder.build();
+    }
+
+    private Object read(HttpResponse<byte[]> response, JavaType type) {
+        int status = response.statusCode();
+        if (status < 200 || status > 299) {
+            throw problem(status, response.body());
+        }
+        if (type.getRawClass() == Void.class || response.body().length == 0) {
+            return null;
+        }
+        try {
+            return mapper.readValue(response.body(), type);
+        } catch (IOException e) {
+            throw new DelayqException("the answer of " + response.request().method() + " " + response.request().uri()
+                    + " (" + status + ") could not be read as " + type.getRawClass().getSimpleName() + ": " + e, e);
+        }
+    }
+
+    /** The typed exception for an error answer, read from its problem+json body when it has one. */
+    DelayqException problem(int status, byte[] body) {
+        JsonNode problem = null;
+        String title = null;
+        String detail = null;
+        String type = null;
+        try {
+            if (body != null && body.length > 0) {
+                JsonNode node = mapper.readTree(body);
+                if (node != null && node.isObject()) {
+                    problem = node;
+                    title = text(node, "title");
+                    detail = text(node, "detail");
+                    type = text(node, "type");
+                }
+            }
+        } catch (IOException notJson) {
+            detail = new String(body, StandardCharsets.UTF_8);
+        }
+        if (problem == null && detail == null && body != null) {
+            detail = new String(body, StandardCharsets.UTF_8);
+        }
+        return switch (status) {
+            case 400, 422 -> new ValidationException(status, title, detail, type, problem);
+            case 401, 403 -> new UnauthorizedException(status, title, detail, type, problem);
+            case 404 -> new NotFoundException(status, title, detail, type, problem);
+            case 409 -> new ConflictException(status, title, detail, type, problem);
+            default -> new DelayqException(status, title, detail, type, problem);
+        };
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asText();
+    }
+
+    private String[] authHeader() {
+        return token == null ? new String[0] : new String[]{"Authorization", "Bearer " + token};
+    }
+
+    private static String topicPath(String topic, String rest) {
+        return "v1/topics/" + segment(topic) + "/" + rest;
+    }
+
+    private static String jobPath(String topic, String id, String rest) {
+        return "v1/topics/" + segment(topic) + "/jobs/" + segment(id) + rest;
+    }
+
+    private static String deadLetterPath(String topic, String id) {
+        return "v1/admin/dead-letters/" + segment(topic) + "/" + segment(id);
+    }
+
+    /** Topic and id characters are URL-safe by the service's rules; encoding keeps a bad name from changing the path. */
+    private static String segment(String value) {
+        Objects.requireNonNull(value, "topic and id must not be null");
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static String queryString(Map<String, ?> query) {
+        if (query == null || query.isEmpty()) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<String, ?> e : query.entrySet()) {
+            if (e.getValue() == null) {
+                continue;
+            }
+            out.append(out.isEmpty() ? '?' : '&')
+                    .append(URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8)).append('=')
+                    .append(URLEncoder.encode(String.valueOf(e.getValue()), StandardCharsets.UTF_8));
+        }
+        return out.toString();
+    }
+
+    record Leases(List<LeasedJob> leases) {
+        Leases {
+            leases = leases == null ? List.of() : List.copyOf(leases);
+        }
+    }
+
+    record Extended(Instant leaseDeadline) {
+    }
+
+    record Topics(List<TopicInfo> topics) {
+        Topics {
+            topics = topics == null ? List.of() : List.copyOf(topics);
+        }
+    }
+
+    /** Configures a {@link DelayqClient}. */
+    public static final class Builder {
+        private URI baseUri;
+        private String token;
+        private HttpClient httpClient;
+        private ObjectMapper mapper;
+        private Duration requestTimeout = Duration.ofSeconds(30);
+        private Duration connectTimeout = Duration.ofSeconds(10);
+
+        private Builder() {
+        }
+
+        /** The service's root, e.g. {@code http://localhost:8080}. Required. */
+        public Builder baseUri(URI baseUri) {
+            this.baseUri = baseUri;
+            return this;
+        }
+
+        public Builder baseUri(String baseUri) {
+            return baseUri(URI.create(baseUri));
+        }
+
+        /** The bearer token; its roles decide what the client may do (producer, consumer, admin). */
+        public Builder token(String token) {
+            this.token = token;
+            return this;
+        }
+
+        /** How long one request may take (a lease's wait is added to it). Default 30 s. */
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = Objects.requireNonNull(requestTimeout);
+            return this;
+        }
+
+        /** How long connecting may take, when the client builds its own {@link HttpClient}. Default 10 s. */
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = Objects.requireNonNull(connectTimeout);
+            return this;
+        }
+
+        /** Use this {@link HttpClient} (proxies, TLS) instead of a default one. */
+        public Builder httpClient(HttpClient httpClient) {
+            this.httpClient = httpClient;
+            return this;
+        }
+
+        /**
+         * Use this {@link ObjectMapper} for payloads (e.g. with your own modules). It needs the JSR-310 module, and
+         * should not fail on unknown properties.
+         */
+        public Builder objectMapper(ObjectMapper mapper) {
+            this.mapper = mapper;
+            return this;
+        }
+
+        public DelayqClient build() {
+            return new DelayqClient(this);
+        }
+    }
+}

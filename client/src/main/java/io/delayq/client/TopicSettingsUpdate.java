@@ -1,0 +1,65 @@
+package io.delayq.client;
+
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A change to a topic's settings ({@code PUT /v1/topics/{topic}}): only the fields set here change; {@code reset…}
+ * sends {@code null}, which puts a field back to the service default.
+ *
+ * <pre>{@code client.updateTopic("emails", TopicSettingsUpdate.create().maxAttempts(5).paused(false));}</pre>
+ */
+public final class TopicSettingsUpdate {
+    private final Map<String, Object> fields = new LinkedHashMap<>();
+
+    private TopicSettingsUpdate() {
+    }
+
+    public static TopicSettingsUpdate create() {
+        return new TopicSettingsUpdate();
+    }
+
+    public TopicSettingsUpdate callback(Callback callback) {
+        fields.put("callback", callback);
+        return this;
+    }
+
+    public TopicSettingsUpdate maxAttempts(Integer maxAttempts) {
+        fields.put("maxAttempts", maxAttempts);
+        return this;
+    }
+
+    public TopicSettingsUpdate backoff(Backoff backoff) {
+        fields.put("backoff", backoff);
+        return this;
+    }
+
+    public TopicSettingsUpdate timeout(Duration timeout) {
+        fields.put("timeout", timeout == null ? null : Backoff.duration(timeout));
+        return this;
+    }
+
+    public TopicSettingsUpdate paused(boolean paused) {
+        fields.put("paused", paused);
+        return this;
+    }
+
+    public TopicSettingsUpdate archiveSucceeded(boolean archiveSucceeded) {
+        fields.put("archiveSucceeded", archiveSucceeded);
+        return this;
+    }
+
+    /** Puts a setting back to the service default, e.g. {@code reset("callback")}. */
+    public TopicSettingsUpdate reset(String field) {
+        fields.put(field, null);
+        return this;
+    }
+
+    @JsonAnyGetter
+    Map<String, Object> fields() {
+        return fields;
+    }
+}
