@@ -1,0 +1,131 @@
+package io.delayq.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Command line of the benchmark.
+ *
+ * <table>
+ *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code --quick}</td><td>off</td><td>small sizes, 1 repetition, the whole run in under two minutes</td></tr>
+ *   <tr><td>{@code --tiny}</td><td>off</td><td>smaller still (the test suite's size)</td></tr>
+ *   <tr><td>{@code --only W1,W2,…}</td><td>all</td><td>workloads: W1 W2 W3 W4 W5 W6 CEILING</td></tr>
+ *   <tr><td>{@code --impl a,b}</td><td>all</td><td>implementations: delayq redisson naive bullmq (ceiling rows follow {@code --only})</td></tr>
+ *   <tr><td>{@code --out DIR}</td><td>{@code ./bench-results}</td><td>where results.md, results.json and the PNGs go</td></tr>
+ *   <tr><td>{@code --reps N}</td><td>3 full, 1 quick</td><td>repetitions per workload</td></tr>
+ *   <tr><td>{@code --w5 1000000,10000000}</td><td>per mode</td><td>W5 pending-job sizes</td></tr>
+ *   <tr><td>{@code --bundled-redis}</td><td>off</td><td>use the redis-server bundled in embedded-redis even when one is on the PATH</td></tr>
+ *   <tr><td>{@code --service-jar PATH}</td><td>{@code service/target/delayq-service-0.1.0-SNAPSHOT.jar}</td><td>the service for W4/W6</td></tr>
+ * </table>
+ */
+public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls, Path out, boolean preferPathRedis,
+                           Path serviceJar) {
+
+    public static final List<String> ALL_WORKLOADS = List.of("W1", "W2", "W3", "W5", "CEILING", "W4", "W6");
+    public static final List<String> ALL_IMPLS = List.of("delayq", "redisson", "naive", "bullmq");
+
+    public static BenchOptions parse(String... args) {
+        Sizes sizes = Sizes.full();
+        Set<String> workloads = new LinkedHashSet<>(ALL_WORKLOADS);
+        Set<String> impls = new LinkedHashSet<>(ALL_IMPLS);
+        Path out = Path.of("bench-results");
+        Integer reps = null;
+        List<Integer> w5 = null;
+        boolean preferPath = true;
+        Path serviceJar = null;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--quick" -> sizes = Sizes.quick();
+                case "--tiny" -> sizes = Sizes.tiny();
+                case "--only" -> workloads = upper(list(args, ++i, a));
+                case "--impl" -> impls = new LinkedHashSet<>(list(args, ++i, a));
+                case "--out" -> out = Path.of(value(args, ++i, a));
+                case "--reps" -> reps = Integer.parseInt(value(args, ++i, a));
+                case "--w5" -> {
+                    w5 = new ArrayList<>();
+                    for (String s : list(args, ++i, a)) {
+                        w5.add(Integer.parseInt(s.replace("_", "")));
+                    }
+                }
+                case "--bundled-redis" -> preferPath = false;
+                case "--service-jar" -> serviceJar = Path.of(value(args, ++i, a));
+                case "-h", "--help" -> throw new IllegalArgumentException(usage());
+                default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + usage());
+            }
+        }
+        for (String w : workloads) {
+            if (!ALL_WORKLOADS.contains(w)) {
+                throw new IllegalArgumentException("unknown workload '" + w + "'; choose from " + ALL_WORKLOADS);
+            }
+        }
+        for (String im : impls) {
+            if (!ALL_IMPLS.contains(im)) {
+                throw new IllegalArgumentException("unknown implementation '" + im + "'; choose from " + ALL_IMPLS);
+            }
+        }
+        if (reps != null) {
+            sizes = sizes.withReps(reps);
+        }
+        if (w5 != null) {
+            sizes = sizes.withW5Sizes(w5);
+        }
+        if (serviceJar == null) {
+            serviceJar = defaultServiceJar();
+        }
+        return new BenchOptions(sizes, workloads, impls, out, preferPath, serviceJar);
+    }
+
+    static Path defaultServiceJar() {
+        for (Path p : List.of(Path.of("service/target/delayq-service-0.1.0-SNAPSHOT.jar"),
+                Path.of("../service/target/delayq-service-0.1.0-SNAPSHOT.jar"))) {
+            if (p.toFile().isFile()) {
+                return p.toAbsolutePath().normalize();
+            }
+        }
+        return Path.of("service/target/delayq-service-0.1.0-SNAPSHOT.jar").toAbsolutePath();
+    }
+
+    public boolean runs(String workload) {
+        return workloads.contains(workload);
+    }
+
+    public boolean uses(String impl) {
+        return impls.contains(impl);
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value\n" + usage());
+        }
+        return args[i];
+    }
+
+    private static List<String> list(String[] args, int i, String option) {
+        List<String> out = new ArrayList<>();
+        for (String s : value(args, i, option).split(",")) {
+            if (!s.isBlank()) {
+                out.add(s.trim());
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> upper(List<String> in) {
+        Set<String> out = new LinkedHashSet<>();
+        in.forEach(s -> out.add(s.toUpperCase()));
+        return out;
+    }
+
+    public static String usage() {
+        return """
+                usage: java -jar delayq-bench.jar [--quick | --tiny] [--only W1,W2,W3,W4,W5,W6,CEILING]
+                                                  [--impl delayq,redisson,naive,bullmq] [--out DIR] [--reps N]
+                                                  [--w5 1000000,10000000] [--bundled-redis] [--service-jar PATH]
+                  full mode (no --quick) runs BENCHMARK.md's sizes with 3 repetitions (~20 minutes on 2 cores).""";
+    }
+}

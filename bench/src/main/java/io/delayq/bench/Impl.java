@@ -1,0 +1,18 @@
+package io.delayq.bench;
+
+/** An implementation under test: makes a fresh {@link QueueAdapter} per run. */
+public interface Impl {
+    /** Short name used on the command line ({@code --impl}). */
+    String name();
+
+    /** Name and version shown in tables, e.g. {@code redisson-4.7.0}. */
+    String label();
+
+    /** How the bulk column is produced, or {@code null} when there is no bulk path. */
+    String bulkPath();
+
+    /** The delivery contract, for the notes. */
+    String semantics();
+
+    QueueAdapter open(String redisUri, String queueName) throws Exception;
+}

@@ -1,0 +1,64 @@
+package io.delayq.bench;
+
+import java.util.List;
+
+/**
+ * How big each workload is. {@link #full()} is BENCHMARK.md; {@link #quick()} runs everything in under two minutes;
+ * {@link #tiny()} is for the test suite.
+ *
+ * @param reps            repetitions of each workload (median, min, max reported)
+ * @param warmupSingle    untimed single adds per implementation before its first run
+ * @param warmupBulk      untimed bulk adds
+ * @param warmupDrain     untimed jobs drained
+ * @param w1Jobs          W1 jobs (delay uniform in [10 s, 60 s])
+ * @param w2Jobs          W2 jobs
+ * @param w2SpanMs        W2 delays are uniform in [0, span]
+ * @param w2IdleMs        consumers run idle this long before W2's producers start
+ * @param lostAfterMs     W2/W4/W6: a job not received this long after its due time is lost
+ * @param dupGraceMs      wait this long after the last receipt for duplicates
+ * @param w3Jobs          W3 jobs
+ * @param w5Sizes         W5 pending-job counts
+ * @param w5Ops           W5 operations timed at each size (enqueue, and reserve + ack)
+ * @param w4Jobs          W4 jobs through the service
+ * @param w4SpanMs        W4 due times spread
+ * @param w6Jobs          W6 jobs
+ * @param w6SpanMs        W6 due times spread
+ * @param ceilingRequests redis-benchmark requests per case
+ */
+public record Sizes(String name, int reps, int warmupSingle, int warmupBulk, int warmupDrain,
+                    int w1Jobs, int w2Jobs, long w2SpanMs, long w2IdleMs, long lostAfterMs, long dupGraceMs,
+                    int w3Jobs, List<Integer> w5Sizes, int w5Ops, int w4Jobs, long w4SpanMs, int w6Jobs, long w6SpanMs,
+                    int ceilingRequests) {
+
+    public static final int PRODUCERS = 8;
+    public static final int CONSUMERS = 8;
+    public static final int BULK = 1000;
+
+    public static Sizes full() {
+        return new Sizes("full", 3, 100_000, 20_000, 20_000,
+                100_000, 20_000, 10_000, 1_000, 30_000, 2_000,
+                100_000, List.of(1_000_000, 10_000_000), 20_000, 20_000, 10_000, 20_000, 10_000, 100_000);
+    }
+
+    public static Sizes quick() {
+        return new Sizes("quick", 1, 10_000, 5_000, 5_000,
+                10_000, 4_000, 2_000, 300, 5_000, 500,
+                10_000, List.of(10_000, 100_000), 2_000, 4_000, 2_000, 4_000, 4_000, 10_000);
+    }
+
+    public static Sizes tiny() {
+        return new Sizes("tiny", 1, 1_000, 1_000, 1_000,
+                2_000, 600, 600, 200, 3_000, 300,
+                2_000, List.of(2_000, 10_000), 500, 600, 600, 600, 1_500, 2_000);
+    }
+
+    public Sizes withReps(int r) {
+        return new Sizes(name, r, warmupSingle, warmupBulk, warmupDrain, w1Jobs, w2Jobs, w2SpanMs, w2IdleMs, lostAfterMs,
+                dupGraceMs, w3Jobs, w5Sizes, w5Ops, w4Jobs, w4SpanMs, w6Jobs, w6SpanMs, ceilingRequests);
+    }
+
+    public Sizes withW5Sizes(List<Integer> s) {
+        return new Sizes(name, reps, warmupSingle, warmupBulk, warmupDrain, w1Jobs, w2Jobs, w2SpanMs, w2IdleMs, lostAfterMs,
+                dupGraceMs, w3Jobs, s, w5Ops, w4Jobs, w4SpanMs, w6Jobs, w6SpanMs, ceilingRequests);
+    }
+}

@@ -1,0 +1,132 @@
+package io.delayq.bench.adapters;
+
+import io.delayq.bench.Gate;
+import io.delayq.bench.Receiver;
+import io.delayq.core.Delivery;
+import io.delayq.core.JobStore;
+import io.delayq.core.Lease;
+import io.delayq.core.LeaseRef;
+import io.delayq.core.ReserveResult;
+import io.delayq.core.StoreListener;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A minimal timer-driven PULL-lane consumer on the {@link JobStore} API, the way DESIGN.md §3 says delivery should
+ * wake: never by fixed-interval polling, but by one client timer armed at the topic's next due time (from
+ * {@link ReserveResult#nextDueAt()} and from {@link StoreListener#onWake}), plus a slow safety sweep.
+ *
+ * <p>Workers sleep on a semaphore. The timer (or a wake-up) releases one permit; a worker whose reserve came back full
+ * releases another before acking, so the number of busy workers follows the load (one at 2,000 due/s, all of them
+ * in a drain) without any worker asking Redis when nothing is due. Each worker leases a batch, reports it, and acks
+ * the batch in one call.
+ */
+final class TimedConsumer implements AutoCloseable {
+    static final long SAFETY_SWEEP_MS = 1_000;
+
+    private final JobStore store;
+    private final String topic;
+    private final int concurrency;
+    private final int batch;
+    private final long leaseMs;
+    private final Receiver receiver;
+    private final Semaphore kicks = new Semaphore(0);
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "delayq-bench-timer");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AutoCloseable subscription;
+    private final ConsumerThreads workers;
+    private long armedAt = Long.MAX_VALUE;
+    private ScheduledFuture<?> armed;
+
+    TimedConsumer(JobStore store, String topic, int concurrency, int batch, long leaseMs, Gate gate, Receiver receiver) {
+        this.store = store;
+        this.topic = topic;
+        this.concurrency = concurrency;
+        this.batch = batch;
+        this.leaseMs = leaseMs;
+        this.receiver = receiver;
+        this.subscription = store.subscribe(new StoreListener() {
+            @Override
+            public void onWake(String t, long dueAt) {
+                if (t.equals(topic)) {
+                    arm(dueAt);
+                }
+            }
+        });
+        kick(); // look once at start: jobs may already be due
+        this.workers = new ConsumerThreads("delayq", concurrency, gate, this::workOnce);
+    }
+
+    private void workOnce() throws InterruptedException {
+        if (!kicks.tryAcquire(SAFETY_SWEEP_MS, TimeUnit.MILLISECONDS)) {
+            // safety sweep: a missed wake-up costs at most this long
+        }
+        while (workers == null || workers.running()) {
+            ReserveResult r = store.reserve(topic, Delivery.PULL, batch, leaseMs);
+            List<Lease> leases = r.leases();
+            if (leases.size() == batch) {
+                kick(); // there is probably more: bring in another worker while this one acks
+            }
+            if (leases.isEmpty()) {
+                arm(r.nextDueAt());
+                return;
+            }
+            List<LeaseRef> refs = new ArrayList<>(leases.size());
+            for (Lease l : leases) {
+                receiver.received(Integer.parseInt(l.job().id()));
+                refs.add(LeaseRef.of(l));
+            }
+            store.ack(refs);
+            if (leases.size() < batch) {
+                arm(r.nextDueAt());
+                return;
+            }
+        }
+    }
+
+    private void kick() {
+        if (kicks.availablePermits() < concurrency) {
+            kicks.release();
+        }
+    }
+
+    /** Keeps one timer, at the earliest due time anyone reported; a later one is dropped (it is re-learned). */
+    private synchronized void arm(long dueAt) {
+        if (dueAt < 0 || dueAt >= armedAt) {
+            return;
+        }
+        if (armed != null) {
+            armed.cancel(false);
+        }
+        armedAt = dueAt;
+        long delay = Math.max(0, dueAt - System.currentTimeMillis());
+        armed = timer.schedule(this::fire, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private void fire() {
+        synchronized (this) {
+            armedAt = Long.MAX_VALUE;
+            armed = null;
+        }
+        kick();
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            subscription.close();
+        } finally {
+            workers.close();
+            timer.shutdownNow();
+        }
+    }
+}

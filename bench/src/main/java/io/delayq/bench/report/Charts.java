@@ -1,0 +1,105 @@
+package io.delayq.bench.report;
+
+import io.delayq.bench.Results;
+import io.delayq.bench.Stats;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** PNG charts: lateness distribution per implementation, throughput bars. */
+public final class Charts {
+    private static final double[] CURVE_Q = {0.01, 0.05, 0.10, 0.20, 0.30, 0.40, 0.50, 0.60, 0.70, 0.80, 0.90, 0.95, 0.99, 0.995, 0.999, 1.0};
+
+    private Charts() {
+    }
+
+    /**
+     * Lateness distribution: lateness (ms, log scale) at each percentile, one line per implementation, all
+     * repetitions pooled. 0 ms is drawn as 0.5 ms so the log axis can show it.
+     *
+     * @return the file, or {@code null} when there is nothing to draw
+     */
+    public static Path lateness(Results results, String table, String title, Path dir, String file) throws IOException {
+        Map<String, List<long[]>> samples = results.lateness(table);
+        if (samples.isEmpty()) {
+            return null;
+        }
+        XYChart chart = new XYChartBuilder().width(900).height(520).title(title)
+                .xAxisTitle("percentile").yAxisTitle("lateness ms (log; 0 drawn as 0.5)").build();
+        chart.getStyler().setYAxisLogarithmic(true);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setXAxisDecimalPattern("0.0");
+        for (var e : samples.entrySet()) {
+            long[] pooled = pool(e.getValue());
+            if (pooled.length == 0) {
+                continue;
+            }
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (double q : CURVE_Q) {
+                xs.add(q == 1.0 ? 100.0 : q * 100);
+                ys.add(Math.max(0.5, Stats.percentile(pooled, q)));
+            }
+            chart.addSeries(e.getKey(), xs, ys).setMarker(SeriesMarkers.CIRCLE);
+        }
+        Path out = dir.resolve(file);
+        BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
+        return out;
+    }
+
+    /**
+     * Grouped bars of median throughput per implementation.
+     *
+     * @param series pairs of {metric key, series name}
+     */
+    public static Path throughput(Results results, String table, String title, List<String[]> series, Path dir, String file)
+            throws IOException {
+        List<String> impls = results.impls(table);
+        if (impls.isEmpty()) {
+            return null;
+        }
+        CategoryChart chart = new CategoryChartBuilder().width(900).height(520).title(title)
+                .xAxisTitle("implementation").yAxisTitle("jobs/s (median)").build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        chart.getStyler().setYAxisDecimalPattern("#,###");
+        boolean any = false;
+        for (String[] s : series) {
+            List<Double> ys = new ArrayList<>();
+            for (String impl : impls) {
+                double v = Stats.Summary.of(results.values(table, impl, s[0])).median();
+                ys.add(Double.isNaN(v) ? 0.0 : v);
+            }
+            if (ys.stream().anyMatch(v -> v > 0)) {
+                chart.addSeries(s[1], impls, ys);
+                any = true;
+            }
+        }
+        if (!any) {
+            return null;
+        }
+        Path out = dir.resolve(file);
+        BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
+        return out;
+    }
+
+    static long[] pool(List<long[]> reps) {
+        int n = reps.stream().mapToInt(a -> a.length).sum();
+        long[] all = new long[n];
+        int k = 0;
+        for (long[] a : reps) {
+            System.arraycopy(a, 0, all, k, a.length);
+            k += a.length;
+        }
+        return Stats.sorted(all);
+    }
+}

@@ -1,0 +1,241 @@
+package io.delayq.bench.report;
+
+import io.delayq.bench.Results;
+import io.delayq.bench.Sizes;
+import io.delayq.bench.Stats;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static io.delayq.bench.report.Column.Fmt.D1;
+import static io.delayq.bench.report.Column.Fmt.D2;
+import static io.delayq.bench.report.Column.Fmt.INT;
+
+/** The Markdown tables of a benchmark run, in BENCHMARK.md's order. */
+public final class Tables {
+    private Tables() {
+    }
+
+    public static List<TableSpec> specs(Sizes s) {
+        List<Column> lateness = List.of(
+                Column.lower("p50 ms", "p50", INT), Column.lower("p90 ms", "p90", INT), Column.lower("p99 ms", "p99", INT),
+                Column.lower("p99.9 ms", "p999", INT), Column.lower("max ms", "max", INT));
+        List<Column> w2 = new ArrayList<>(lateness);
+        w2.addAll(List.of(Column.lower("lost", "lost", INT), Column.lower("dup", "duplicated", INT),
+                Column.plain("due/s", "due_per_s", INT),
+                Column.lower("Redis CPU ms / 1k jobs", "redis_cpu_ms_per_1k", INT),
+                Column.lower("Redis calls / job", "redis_calls_per_job", D1)));
+        List<Column> w4 = new ArrayList<>(List.of(Column.higher("enqueue req/s", "enqueue_req_per_s"),
+                Column.higher("delivered jobs/s", "delivered_jobs_per_s")));
+        w4.addAll(lateness);
+        w4.addAll(List.of(Column.lower("lost", "lost", INT), Column.lower("dup", "duplicated", INT),
+                Column.lower("Redis CPU ms / 1k jobs", "redis_cpu_ms_per_1k", INT),
+                Column.lower("Redis calls / job", "redis_calls_per_job", D1)));
+        List<Column> w6 = new ArrayList<>(List.of(Column.lower("lost", "lost", INT), Column.lower("dup", "duplicated", INT),
+                Column.lower("recovery ms (kill → first delivery after restart)", "recovery_ms", INT),
+                Column.plain("restart to ready ms", "restart_ms", INT)));
+        w6.addAll(lateness);
+        return List.of(
+                new TableSpec("W1", String.format("W1 enqueue (%,d jobs, delay 10–60 s, 8 producers)", s.w1Jobs()),
+                        "Single add: every add acknowledged before the producer's next. Bulk: the implementation's batch path, "
+                                + "1,000 jobs per call. Redis cost columns are INFO deltas (commands inside scripts counted).",
+                        List.of(Column.higher("single add, jobs/s", "jobs_per_s"), Column.label("bulk path", "bulk_path"),
+                                Column.higher("bulk, jobs/s", "bulk_jobs_per_s"),
+                                Column.lower("Redis CPU ms / 1k jobs (single)", "redis_cpu_ms_per_1k", INT),
+                                Column.lower("Redis calls / job (single)", "redis_calls_per_job", D1),
+                                Column.lower("Redis CPU ms / 1k jobs (bulk)", "bulk_redis_cpu_ms_per_1k", INT),
+                                Column.lower("Redis calls / job (bulk)", "bulk_redis_calls_per_job", D1)), true),
+                new TableSpec("MEMORY", "Redis memory per pending job (used_memory delta after W1 / jobs)",
+                        "Each job is the same ~219-byte JSON. The floor row is one HASH field (id → record) plus one ZSET "
+                                + "entry (id → due) written by redis-benchmark EVALSHA.",
+                        List.of(Column.lower("bytes / pending job, single add", "bytes_per_job", INT),
+                                Column.lower("bytes / pending job, bulk path", "bulk_bytes_per_job", INT)), true),
+                new TableSpec("W2", String.format("W2 timing precision (%,d jobs due over ~%d s, consumers running, concurrency 8) — lateness",
+                        s.w2Jobs(), s.w2SpanMs() / 1000),
+                        "Lateness = consumer's clock on receipt − intended due time (producer's clock before the add + delay), "
+                                + "ms resolution (0 means < 1 ms).", w2, true),
+                new TableSpec("W3", String.format("W3 drain (%,d already-due jobs, consumer concurrency 8)", s.w3Jobs()),
+                        "Consumers connected but gated until the last add returned. delayq leases and acks every job "
+                                + "(at-least-once); Redisson and the naive design remove on receipt (at-most-once).",
+                        List.of(Column.higher("drain jobs/s (enqueue done → last received)", "drain_jobs_per_s"),
+                                Column.higher("end-to-end jobs/s (enqueue start → last received)", "e2e_jobs_per_s"),
+                                Column.higher("enqueue jobs/s during W3", "enqueue_jobs_per_s"),
+                                Column.lower("Redis CPU ms / 1k jobs", "redis_cpu_ms_per_1k", INT),
+                                Column.lower("Redis calls / job", "redis_calls_per_job", D1),
+                                Column.lower("lost", "lost", INT), Column.lower("dup", "duplicated", INT)), true),
+                new TableSpec("W4", String.format("W4 end to end over HTTP (%,d jobs through the service, due over ~%d s, HTTP callback receiver)",
+                        s.w4Jobs(), s.w4SpanMs() / 1000),
+                        "The service jar as a child process on the bench Redis; producers POST single jobs; a local HTTP "
+                                + "server answers every callback 200.", w4, false),
+                new TableSpec("W5", "W5 scale (delayq JobStore, one topic, pending jobs far in the future)",
+                        "Each row fills Redis with that many pending jobs (batch enqueue, 8 producers, untimed beside the "
+                                + "fill rate), then times single operations from one thread: client µs/op (includes the "
+                                + "loopback round trip) and Redis-side µs/op (commandstats usec per operation).",
+                        List.of(Column.higher("fill jobs/s (batch)", "fill_jobs_per_s"),
+                                Column.lower("enqueue µs/op", "enqueue_us", D1),
+                                Column.lower("enqueue Redis µs/op", "enqueue_redis_us", D1),
+                                Column.lower("reserve µs/op", "reserve_us", D1),
+                                Column.lower("reserve Redis µs/op", "reserve_redis_us", D1),
+                                Column.lower("ack µs/op", "ack_us", D1),
+                                Column.lower("bytes / pending job", "bytes_per_job", INT)), false),
+                new TableSpec("W6", String.format("W6 failure (%,d jobs due over ~%d s through the service; kill -9 and restart mid-run)",
+                        s.w6Jobs(), s.w6SpanMs() / 1000),
+                        "Like W4's delivery, while the service process is killed with SIGKILL at the middle of the due "
+                                + "span and started again. Lost must be 0; duplicates are expected (at-least-once).", w6, false),
+                new TableSpec("CEILING", "Physical limit: redis-benchmark on the same Redis (requests/s; 200-byte job body)",
+                        "`EVAL HSET+ZADD` is `redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('ZADD', KEYS[2], "
+                                + "ARGV[3], ARGV[1])` with random ids and scores (`-r 100000000`).",
+                        List.of(Column.plain("50 clients, no pipeline", "c50", INT), Column.plain("8 clients, no pipeline", "c8", INT),
+                                Column.plain("50 clients, -P 16", "c50p16", INT),
+                                Column.plain("p50 latency ms (50 clients, no pipeline)", "p50_ms", Column.Fmt.D3)), false));
+    }
+
+    /** Renders one table; {@code null} when it has no rows and no notes. */
+    public static String render(TableSpec spec, Results results) {
+        List<String> impls = results.impls(spec.table());
+        List<String> notes = results.notes(spec.table());
+        if (impls.isEmpty() && notes.isEmpty()) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append("### ").append(spec.title()).append("\n\n").append(spec.intro()).append("\n\n");
+        if (!impls.isEmpty()) {
+            sb.append("| implementation |");
+            spec.columns().forEach(c -> sb.append(' ').append(c.header()).append(" |"));
+            sb.append("\n|---|");
+            spec.columns().forEach(c -> sb.append("---|"));
+            sb.append('\n');
+            for (String impl : impls) {
+                sb.append("| ").append(impl).append(" |");
+                for (Column c : spec.columns()) {
+                    sb.append(' ').append(cell(spec, results, impl, c)).append(" |");
+                }
+                sb.append('\n');
+            }
+            if (spec.ratio()) {
+                String ratioRow = ratioRow(spec, results, impls);
+                if (ratioRow != null) {
+                    sb.append(ratioRow);
+                }
+            }
+            sb.append('\n');
+        }
+        for (String n : notes) {
+            sb.append("- ").append(n).append('\n');
+        }
+        if (!notes.isEmpty()) {
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    static String cell(TableSpec spec, Results results, String impl, Column c) {
+        if (c.text()) {
+            String v = results.label(spec.table(), impl, c.metric());
+            return v == null ? "–" : v;
+        }
+        Stats.Summary s = Stats.Summary.of(results.values(spec.table(), impl, c.metric()));
+        if (s.n() == 0) {
+            return "–";
+        }
+        if (s.n() == 1 || s.min() == s.max()) {
+            return c.format(s.median()) + (s.n() > 1 ? " (" + c.format(s.min()) + "–" + c.format(s.max()) + ")" : "");
+        }
+        return c.format(s.median()) + " (" + c.format(s.min()) + "–" + c.format(s.max()) + ")";
+    }
+
+    /** Peers are every row but delayq's own and reference rows (floors). */
+    static boolean isPeer(String impl) {
+        return !impl.startsWith("delayq") && !impl.startsWith("floor");
+    }
+
+    static String ratioRow(TableSpec spec, Results results, List<String> impls) {
+        if (!impls.contains("delayq")) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder("| **delayq ÷ best peer** |");
+        boolean any = false;
+        for (Column c : spec.columns()) {
+            String cellText = "";
+            if (!c.text() && c.better() != Column.Better.NONE) {
+                double d = Stats.Summary.of(results.values(spec.table(), "delayq", c.metric())).median();
+                String bestPeer = null;
+                double best = Double.NaN;
+                for (String impl : impls) {
+                    if (!isPeer(impl)) {
+                        continue;
+                    }
+                    double v = Stats.Summary.of(results.values(spec.table(), impl, c.metric())).median();
+                    if (Double.isNaN(v)) {
+                        continue;
+                    }
+                    if (bestPeer == null || (c.better() == Column.Better.HIGHER ? v > best : v < best)) {
+                        best = v;
+                        bestPeer = impl;
+                    }
+                }
+                if (bestPeer != null && !Double.isNaN(d)) {
+                    any = true;
+                    if (best == 0 && d == 0) {
+                        cellText = "= " + shortName(bestPeer) + " (both 0)";
+                    } else if (best == 0) {
+                        cellText = "∞ vs " + shortName(bestPeer) + " (0)";
+                    } else {
+                        cellText = String.format("**%.2f×** %s", d / best, shortName(bestPeer));
+                    }
+                }
+            }
+            sb.append(' ').append(cellText).append(" |");
+        }
+        return any ? sb.append('\n').toString() : null;
+    }
+
+    static String shortName(String impl) {
+        int dash = impl.indexOf('-');
+        return dash > 0 ? impl.substring(0, dash) : impl;
+    }
+
+    /**
+     * Where Redis time goes for delayq: per workload, the commands it caused (scripts' inner calls included), per job.
+     */
+    public static String redisSplit(Results results, String impl) {
+        StringBuilder sb = new StringBuilder();
+        for (String table : List.of("W1", "W2", "W3", "W4")) {
+            List<Results.Run> runs = results.runs(table).stream().filter(r -> r.impl().equals(impl)).toList();
+            if (runs.isEmpty()) {
+                continue;
+            }
+            double jobs = 0;
+            Map<String, long[]> sum = new TreeMap<>();
+            for (Results.Run r : runs) {
+                Double j = r.metrics().get("jobs");
+                if (j == null) {
+                    continue;
+                }
+                jobs += j;
+                r.commands().forEach((k, v) -> {
+                    long[] acc = sum.computeIfAbsent(k, x -> new long[2]);
+                    acc[0] += v[0];
+                    acc[1] += v[1];
+                });
+            }
+            if (jobs == 0 || sum.isEmpty()) {
+                continue;
+            }
+            long totalUsec = sum.values().stream().mapToLong(v -> v[1]).sum();
+            if (sb.isEmpty()) {
+                sb.append("### Where Redis time goes (").append(impl).append(", commandstats per job, all repetitions)\n\n")
+                        .append("`usec` counts time inside each command; a script's inner calls are listed under their own "
+                                + "names and also inside the script's own time.\n\n")
+                        .append("| workload | command | calls / job | Redis µs / job | share of usec |\n|---|---|---|---|---|\n");
+            }
+            final double j = jobs;
+            sum.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1])).limit(8)
+                    .forEach(e -> sb.append(String.format("| %s | %s | %.2f | %.1f | %.0f %% |%n", table, e.getKey(),
+                            e.getValue()[0] / j, e.getValue()[1] / j, 100.0 * e.getValue()[1] / Math.max(1, totalUsec))));
+        }
+        return sb.isEmpty() ? null : sb.append('\n').toString();
+    }
+}
