@@ -1,0 +1,108 @@
+package io.delayq.mongo;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.archive.JobArchive;
+import io.delayq.core.archive.JobArchiveFactory;
+import io.delayq.migrations.Migrations;
+import io.dropwizard.configuration.ConfigurationValidationException;
+import io.dropwizard.configuration.ResourceConfigurationSourceProvider;
+import io.dropwizard.configuration.YamlConfigurationFactory;
+import io.dropwizard.jackson.DiscoverableSubtypeResolver;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.BaseValidator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class MongoJobArchiveFactoryTest {
+    private final ObjectMapper mapper = Jackson.newObjectMapper();
+    private final YamlConfigurationFactory<JobArchiveFactory> yaml =
+            new YamlConfigurationFactory<>(JobArchiveFactory.class, BaseValidator.newValidator(), mapper, "dw");
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void isDiscoverable() {
+        assertThat(new DiscoverableSubtypeResolver().getDiscoveredSubtypes()).contains(MongoJobArchiveFactory.class);
+    }
+
+    @Test
+    void readsEverySetting() throws Exception {
+        var factory = (MongoJobArchiveFactory) yaml.build(new ResourceConfigurationSourceProvider(), "yaml/archive.yml");
+
+        assertThat(factory.getUri()).startsWith("mongodb://db1.example");
+        assertThat(factory.getDatabase()).isEqualTo("jobs");
+        assertThat(factory.getCompletedRetention()).isEqualTo(Duration.days(3));
+        assertThat(factory.isRunMigrations()).isFalse();
+        assertThat(factory.getServerSelectionTimeout()).isEqualTo(Duration.seconds(2));
+    }
+
+    @Test
+    void defaultsToTheEmbeddedServer() {
+        var factory = new MongoJobArchiveFactory();
+
+        assertThat(factory.getUri()).isNull();
+        assertThat(factory.getDatabase()).isEqualTo("delayq");
+        assertThat(factory.getEmbedded().getPort()).isEqualTo(27027);
+        assertThat(factory.getEmbedded().getDataDir()).isEqualTo("./data/mongo");
+        assertThat(factory.getCompletedRetention()).isEqualTo(Duration.days(7));
+        assertThat(factory.isRunMigrations()).isTrue();
+    }
+
+    @Test
+    void refusesBadValues() {
+        assertThatThrownBy(() -> yaml.build(new ResourceConfigurationSourceProvider(), "yaml/bad-archive.yml"))
+                .isInstanceOf(ConfigurationValidationException.class)
+                .hasMessageContaining("database")
+                .hasMessageContaining("embedded.port");
+    }
+
+    @Test
+    void refusesAUriThatIsNotMongo() {
+        var factory = new MongoJobArchiveFactory();
+        factory.setUri("redis://127.0.0.1:6379");
+
+        assertThatThrownBy(factory::connect).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("archive.uri");
+    }
+
+    @Test
+    void buildsAMigratedEmbeddedArchiveWithAHealthCheckAndStopsIt() throws Exception {
+        var factory = new MongoJobArchiveFactory();
+        factory.getEmbedded().setPort(0);
+        factory.getEmbedded().setDataDir(dataDir.toString());
+        var lifecycle = new LifecycleEnvironment(new MetricRegistry());
+        var health = new HealthCheckRegistry();
+
+        JobArchive archive = factory.build(lifecycle, health, new MetricRegistry());
+
+        assertThat(health.runHealthCheck("archive").isHealthy()).isTrue();
+        assertThat(archive.find(new io.delayq.core.JobRef("t-x", "nothing"))).isEmpty();
+        assertThat(Files.exists(dataDir.resolve(EmbeddedMongo.FILE_NAME))).isTrue();
+        for (var managed : lifecycle.getManagedObjects()) {
+            managed.start();
+        }
+        for (var managed : lifecycle.getManagedObjects()) {
+            managed.stop();
+        }
+        assertThat(health.runHealthCheck("archive").isHealthy()).isFalse();
+
+        // What the first build migrated is recorded in the data file.
+        var again = new MongoJobArchiveFactory();
+        again.getEmbedded().setPort(0);
+        again.getEmbedded().setDataDir(dataDir.toString());
+        try (var connection = again.connect()) {
+            assertThat(Migrations.applied(connection.database())).hasSize(1);
+        }
+    }
+}
