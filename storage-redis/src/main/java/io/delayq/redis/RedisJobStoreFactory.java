@@ -1,0 +1,456 @@
+package io.delayq.redis;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheck;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+import io.delayq.core.JobStore;
+import io.delayq.core.JobStoreFactory;
+import io.dropwizard.lifecycle.Managed;
+import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MinDuration;
+import io.dropwizard.validation.ValidationMethod;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
+import redis.clients.jedis.UnifiedJedis;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Configures the Redis {@link JobStore} ({@code store: {type: redis, …}}).
+ *
+ * <table>
+ *   <caption>Configuration</caption>
+ *   <tr><th>Name</th><th>Default</th><th>Description</th></tr>
+ *   <tr><td>{@code uri}</td><td>(none)</td><td>{@code redis://[user:password@]host:port[/db]} or {@code rediss://…};
+ *       with {@code cluster: true}, seed nodes separated by commas ({@code redis://h1:7000,h2:7000}). When neither
+ *       {@code uri} nor {@code sentinel} is set, an embedded Redis is started (see {@code embedded}).</td></tr>
+ *   <tr><td>{@code cluster}</td><td>false</td><td>Connect to a Redis Cluster through the nodes in {@code uri}.</td></tr>
+ *   <tr><td>{@code sentinel}</td><td>(none)</td><td>{@code {masterName, nodes: [host:port, …], password, database}}:
+ *       find the master through Redis Sentinel.</td></tr>
+ *   <tr><td>{@code embedded.port}</td><td>6390</td><td>Port of the embedded Redis (127.0.0.1 only); 0 picks a free one.</td></tr>
+ *   <tr><td>{@code embedded.dataDir}</td><td>./data/redis</td><td>Directory of its append-only file.</td></tr>
+ *   <tr><td>{@code embedded.appendOnly}</td><td>true</td><td>Keep an append-only file, so jobs survive a restart.</td></tr>
+ *   <tr><td>{@code embedded.appendFsync}</td><td>always</td><td>{@code always} (no accepted job is lost),
+ *       {@code everysec} (up to 1 s of writes lost on a machine crash) or {@code no}.</td></tr>
+ *   <tr><td>{@code partitions}</td><td>1</td><td>Partitions per topic; each is one cluster slot. Every instance
+ *       must use the same numbers, and changing them strands the jobs of existing topics.</td></tr>
+ *   <tr><td>{@code topicPartitions}</td><td>{}</td><td>Per-topic partition counts, e.g. {@code {orders: 8}}.</td></tr>
+ *   <tr><td>{@code finishedRetention}</td><td>24 hours</td><td>How long finished jobs stay readable (and keep
+ *       their id taken).</td></tr>
+ *   <tr><td>{@code historySize}</td><td>10</td><td>Attempts kept in a job's history.</td></tr>
+ *   <tr><td>{@code poolSize}</td><td>16</td><td>Redis connections at most (one is held by the notification
+ *       subscriber).</td></tr>
+ *   <tr><td>{@code timeout}</td><td>2 seconds</td><td>Connect and socket timeout of one Redis call.</td></tr>
+ * </table>
+ *
+ * <p>{@link #build} returns a ready store, registers a {@link Managed} that closes it (and stops the embedded
+ * server) and a health check named {@code store} that PINGs Redis.
+ */
+@JsonTypeName("redis")
+public class RedisJobStoreFactory implements JobStoreFactory {
+
+    private String uri;
+
+    private boolean cluster;
+
+    @Valid
+    private SentinelFactory sentinel;
+
+    @Valid
+    @NotNull
+    private EmbeddedFactory embedded = new EmbeddedFactory();
+
+    @Min(1)
+    @Max(1024)
+    private int partitions = 1;
+
+    @NotNull
+    private Map<String, @Min(1) @Max(1024) Integer> topicPartitions = new HashMap<>();
+
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+    private Duration finishedRetention = Duration.hours(24);
+
+    @Min(1)
+    @Max(100)
+    private int historySize = 10;
+
+    @Min(2)
+    @Max(1024)
+    private int poolSize = 16;
+
+    @NotNull
+    @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)
+    private Duration timeout = Duration.seconds(2);
+
+    /** The embedded server used when no {@code uri} and no {@code sentinel} is configured. */
+    public static class EmbeddedFactory {
+        @Min(0)
+        @Max(65535)
+        private int port = 6390;
+
+        @NotEmpty
+        private String dataDir = "./data/redis";
+
+        private boolean appendOnly = true;
+
+        @NotNull
+        @Pattern(regexp = "always|everysec|no", message = "must be always, everysec or no")
+        private String appendFsync = "always";
+
+        @JsonProperty
+        public int getPort() {
+            return port;
+        }
+
+        @JsonProperty
+        public void setPort(int port) {
+            this.port = port;
+        }
+
+        @JsonProperty
+        public String getDataDir() {
+            return dataDir;
+        }
+
+        @JsonProperty
+        public void setDataDir(String dataDir) {
+            this.dataDir = dataDir;
+        }
+
+        @JsonProperty
+        public boolean isAppendOnly() {
+            return appendOnly;
+        }
+
+        @JsonProperty
+        public void setAppendOnly(boolean appendOnly) {
+            this.appendOnly = appendOnly;
+        }
+
+        @JsonProperty
+        public String getAppendFsync() {
+            return appendFsync;
+        }
+
+        @JsonProperty
+        public void setAppendFsync(String appendFsync) {
+            this.appendFsync = appendFsync;
+        }
+    }
+
+    /** Redis Sentinel: the master's name and the sentinels to ask. */
+    public static class SentinelFactory {
+        @NotEmpty
+        private String masterName;
+
+        @NotEmpty
+        private List<@Pattern(regexp = "[^:]+:\\d+", message = "must be host:port") String> nodes;
+
+        private String password;
+
+        @Min(0)
+        private int database;
+
+        @JsonProperty
+        public String getMasterName() {
+            return masterName;
+        }
+
+        @JsonProperty
+        public void setMasterName(String masterName) {
+            this.masterName = masterName;
+        }
+
+        @JsonProperty
+        public List<String> getNodes() {
+            return nodes;
+        }
+
+        @JsonProperty
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
+        }
+
+        @JsonProperty
+        public String getPassword() {
+            return password;
+        }
+
+        @JsonProperty
+        public void setPassword(String password) {
+            this.password = password;
+        }
+
+        @JsonProperty
+        public int getDatabase() {
+            return database;
+        }
+
+        @JsonProperty
+        public void setDatabase(int database) {
+            this.database = database;
+        }
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    @ValidationMethod(message = "uri must start with redis:// or rediss://, and cannot be combined with sentinel; cluster needs a uri")
+    public boolean isConnectionValid() {
+        if (uri != null && !(uri.startsWith("redis://") || uri.startsWith("rediss://"))) {
+            return false;
+        }
+        if (uri != null && sentinel != null) {
+            return false;
+        }
+        return !cluster || uri != null;
+    }
+
+    @Override
+    public JobStore build(LifecycleEnvironment lifecycle, HealthCheckRegistry healthChecks, MetricRegistry metrics) {
+        EmbeddedRedis server = null;
+        UnifiedJedis client;
+        if (uri == null && sentinel == null) {
+            server = EmbeddedRedis.start(embedded.port, Path.of(embedded.dataDir), embedded.appendOnly, embedded.appendFsync);
+            client = RedisJobStore.standaloneClient(server.uri(), poolSize);
+        } else if (sentinel != null) {
+            client = sentinelClient();
+        } else if (cluster) {
+            client = clusterClient();
+        } else {
+            client = standaloneClient();
+        }
+        RedisJobStore store;
+        try {
+            store = new RedisJobStore(client, options(), true);
+        } catch (RuntimeException e) {
+            client.close();
+            if (server != null) {
+                server.close();
+            }
+            throw e;
+        }
+        if (server != null) {
+            store.onClose(server::close);
+        }
+        lifecycle.manage(new Managed() {
+            @Override
+            public void stop() {
+                store.close();
+            }
+        });
+        healthChecks.register("store", new HealthCheck() {
+            @Override
+            protected Result check() {
+                try {
+                    return Result.healthy("Redis answered " + store.ping());
+                } catch (RuntimeException e) {
+                    return Result.unhealthy("Redis does not answer: " + e.getMessage());
+                }
+            }
+        });
+        return store;
+    }
+
+    /** The store options this configuration describes. */
+    public RedisStoreOptions options() {
+        return new RedisStoreOptions(partitions, topicPartitions, java.time.Duration.ofMillis(finishedRetention.toMilliseconds()),
+                historySize, poolSize, java.time.Duration.ofSeconds(1));
+    }
+
+    private GenericObjectPoolConfig<Connection> pool() {
+        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+        pool.setMaxTotal(poolSize);
+        pool.setMaxIdle(poolSize);
+        pool.setMaxWait(java.time.Duration.ofMillis(Math.max(1_000, timeout.toMilliseconds() * 2)));
+        return pool;
+    }
+
+    private UnifiedJedis standaloneClient() {
+        URI parsed = URI.create(uri);
+        return redis.clients.jedis.RedisClient.builder()
+                .hostAndPort(parsed.getHost(), parsed.getPort() < 0 ? 6379 : parsed.getPort())
+                .clientConfig(clientConfig(parsed).build())
+                .poolConfig(pool())
+                .build();
+    }
+
+    private UnifiedJedis clusterClient() {
+        String scheme = uri.substring(0, uri.indexOf("://") + 3);
+        String rest = uri.substring(scheme.length());
+        String userInfo = rest.contains("@") ? rest.substring(0, rest.lastIndexOf('@') + 1) : "";
+        String hosts = rest.substring(userInfo.length()).replaceAll("/.*$", "");
+        Set<HostAndPort> nodes = new LinkedHashSet<>();
+        for (String node : hosts.split(",")) {
+            nodes.add(HostAndPort.from(node.trim()));
+        }
+        URI first = URI.create(scheme + userInfo + nodes.iterator().next());
+        return RedisClusterClient.builder()
+                .nodes(nodes)
+                .clientConfig(clientConfig(first).build())
+                .poolConfig(pool())
+                .build();
+    }
+
+    private UnifiedJedis sentinelClient() {
+        Set<HostAndPort> nodes = new LinkedHashSet<>();
+        sentinel.nodes.forEach(n -> nodes.add(HostAndPort.from(n)));
+        DefaultJedisClientConfig.Builder master = DefaultJedisClientConfig.builder()
+                .timeoutMillis((int) timeout.toMilliseconds())
+                .database(sentinel.database);
+        if (sentinel.password != null) {
+            master.password(sentinel.password);
+        }
+        return RedisSentinelClient.builder()
+                .masterName(sentinel.masterName)
+                .sentinels(nodes)
+                .clientConfig(master.build())
+                .sentinelClientConfig(DefaultJedisClientConfig.builder().timeoutMillis((int) timeout.toMilliseconds()).build())
+                .poolConfig(pool())
+                .build();
+    }
+
+    private DefaultJedisClientConfig.Builder clientConfig(URI parsed) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .timeoutMillis((int) timeout.toMilliseconds())
+                .ssl("rediss".equals(parsed.getScheme()));
+        String userInfo = parsed.getUserInfo();
+        if (userInfo != null && !userInfo.isEmpty()) {
+            int colon = userInfo.indexOf(':');
+            if (colon < 0) {
+                config.password(userInfo);
+            } else {
+                if (colon > 0) {
+                    config.user(userInfo.substring(0, colon));
+                }
+                config.password(userInfo.substring(colon + 1));
+            }
+        }
+        String path = parsed.getPath();
+        if (path != null && path.length() > 1) {
+            config.database(Integer.parseInt(path.substring(1)));
+        }
+        return config;
+    }
+
+    // ---------------------------------------------------------------- properties
+
+    @JsonProperty
+    public String getUri() {
+        return uri;
+    }
+
+    @JsonProperty
+    public void setUri(String uri) {
+        this.uri = uri;
+    }
+
+    @JsonProperty
+    public boolean isCluster() {
+        return cluster;
+    }
+
+    @JsonProperty
+    public void setCluster(boolean cluster) {
+        this.cluster = cluster;
+    }
+
+    @JsonProperty
+    public SentinelFactory getSentinel() {
+        return sentinel;
+    }
+
+    @JsonProperty
+    public void setSentinel(SentinelFactory sentinel) {
+        this.sentinel = sentinel;
+    }
+
+    @JsonProperty
+    public EmbeddedFactory getEmbedded() {
+        return embedded;
+    }
+
+    @JsonProperty
+    public void setEmbedded(EmbeddedFactory embedded) {
+        this.embedded = embedded;
+    }
+
+    @JsonProperty
+    public int getPartitions() {
+        return partitions;
+    }
+
+    @JsonProperty
+    public void setPartitions(int partitions) {
+        this.partitions = partitions;
+    }
+
+    @JsonProperty
+    public Map<String, Integer> getTopicPartitions() {
+        return topicPartitions;
+    }
+
+    @JsonProperty
+    public void setTopicPartitions(Map<String, Integer> topicPartitions) {
+        this.topicPartitions = topicPartitions;
+    }
+
+    @JsonProperty
+    public Duration getFinishedRetention() {
+        return finishedRetention;
+    }
+
+    @JsonProperty
+    public void setFinishedRetention(Duration finishedRetention) {
+        this.finishedRetention = finishedRetention;
+    }
+
+    @JsonProperty
+    public int getHistorySize() {
+        return historySize;
+    }
+
+    @JsonProperty
+    public void setHistorySize(int historySize) {
+        this.historySize = historySize;
+    }
+
+    @JsonProperty
+    public int getPoolSize() {
+        return poolSize;
+    }
+
+    @JsonProperty
+    public void setPoolSize(int poolSize) {
+        this.poolSize = poolSize;
+    }
+
+    @JsonProperty
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    @JsonProperty
+    public void setTimeout(Duration timeout) {
+        this.timeout = timeout;
+    }
+}

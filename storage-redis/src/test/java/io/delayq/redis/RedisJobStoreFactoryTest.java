@@ -1,0 +1,112 @@
+package io.delayq.redis;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheck;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.Delivery;
+import io.delayq.core.JobStore;
+import io.delayq.core.JobStoreFactory;
+import io.delayq.core.NewJob;
+import io.dropwizard.configuration.ConfigurationValidationException;
+import io.dropwizard.configuration.ResourceConfigurationSourceProvider;
+import io.dropwizard.configuration.YamlConfigurationFactory;
+import io.dropwizard.jackson.DiscoverableSubtypeResolver;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.validation.BaseValidator;
+import io.dropwizard.lifecycle.JettyManaged;
+import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
+import jakarta.validation.Validator;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RedisJobStoreFactoryTest {
+    private final ObjectMapper mapper = Jackson.newObjectMapper();
+    private final Validator validator = BaseValidator.newValidator();
+    private final YamlConfigurationFactory<JobStoreFactory> factory =
+            new YamlConfigurationFactory<>(JobStoreFactory.class, validator, mapper, "dw");
+
+    private JobStoreFactory parse(String resource) throws Exception {
+        return factory.build(new ResourceConfigurationSourceProvider(), "factory/" + resource);
+    }
+
+    @Test
+    void isDiscoverable() {
+        assertThat(new DiscoverableSubtypeResolver().getDiscoveredSubtypes()).contains(RedisJobStoreFactory.class);
+    }
+
+    @Test
+    void readsEveryField() throws Exception {
+        RedisJobStoreFactory redis = (RedisJobStoreFactory) parse("redis.yml");
+        assertThat(redis.getUri()).isEqualTo("redis://127.0.0.1:6390/2");
+        RedisStoreOptions options = redis.options();
+        assertThat(options.partitions()).isEqualTo(4);
+        assertThat(options.partitionsOf("orders")).isEqualTo(8);
+        assertThat(options.partitionsOf("other")).isEqualTo(4);
+        assertThat(options.finishedRetention()).isEqualTo(Duration.ofHours(2));
+        assertThat(options.historySize()).isEqualTo(5);
+        assertThat(options.poolSize()).isEqualTo(8);
+        assertThat(redis.getTimeout().toMilliseconds()).isEqualTo(500);
+    }
+
+    @Test
+    void hasUsefulDefaults() throws Exception {
+        RedisJobStoreFactory redis = (RedisJobStoreFactory) parse("embedded.yml");
+        assertThat(redis.getUri()).isNull();
+        assertThat(redis.getPartitions()).isEqualTo(1);
+        assertThat(redis.options().finishedRetention()).isEqualTo(Duration.ofHours(24));
+        assertThat(new RedisJobStoreFactory().getEmbedded().getPort()).isEqualTo(6390);
+        assertThat(new RedisJobStoreFactory().getEmbedded().getDataDir()).isEqualTo("./data/redis");
+        assertThat(new RedisJobStoreFactory().getEmbedded().isAppendOnly()).isTrue();
+    }
+
+    @Test
+    void refusesZeroPartitions() {
+        assertThatThrownBy(() -> parse("bad-partitions.yml"))
+                .isInstanceOf(ConfigurationValidationException.class)
+                .hasMessageContaining("partitions");
+    }
+
+    @Test
+    void refusesANonRedisUri() {
+        assertThatThrownBy(() -> parse("bad-uri.yml"))
+                .isInstanceOf(ConfigurationValidationException.class)
+                .hasMessageContaining("redis://");
+    }
+
+    @Test
+    void buildsAReadyStoreWithAHealthCheckAndStopsIt() throws Exception {
+        RedisJobStoreFactory redis = new RedisJobStoreFactory();
+        redis.setUri(EmbeddedRedis.sharedTestUri());
+        LifecycleEnvironment lifecycle = new LifecycleEnvironment(new MetricRegistry());
+        HealthCheckRegistry health = new HealthCheckRegistry();
+        JobStore store = redis.build(lifecycle, health, new MetricRegistry());
+        String topic = "t-" + UUID.randomUUID();
+        assertThat(store.enqueue(NewJob.delayed(topic, "f", "{}", 0, 1)).created()).isTrue();
+        assertThat(health.runHealthCheck("store").isHealthy()).isTrue();
+        assertThat(lifecycle.getManagedObjects()).hasSize(1);
+        ((JettyManaged) lifecycle.getManagedObjects().get(0)).getManaged().stop();
+    }
+
+    @Test
+    void startsAndStopsAnEmbeddedServerWhenNoUriIsGiven() throws Exception {
+        RedisJobStoreFactory redis = (RedisJobStoreFactory) parse("embedded.yml");
+        redis.getEmbedded().setPort(0);
+        redis.getEmbedded().setDataDir("target/factory-redis-" + UUID.randomUUID());
+        LifecycleEnvironment lifecycle = new LifecycleEnvironment(new MetricRegistry());
+        HealthCheckRegistry health = new HealthCheckRegistry();
+        JobStore store = redis.build(lifecycle, health, new MetricRegistry());
+        String topic = "t-" + UUID.randomUUID();
+        store.enqueue(NewJob.delayed(topic, "e", "{}", 0, 1));
+        assertThat(store.reserve(topic, Delivery.PULL, 1, 1_000).leases()).hasSizeLessThanOrEqualTo(1);
+        HealthCheck.Result result = health.runHealthCheck("store");
+        assertThat(result.isHealthy()).isTrue();
+        ((JettyManaged) lifecycle.getManagedObjects().get(0)).getManaged().stop();
+        assertThat(health.runHealthCheck("store").isHealthy()).isFalse();
+    }
+}
