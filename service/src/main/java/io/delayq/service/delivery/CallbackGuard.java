@@ -37,6 +37,13 @@ import java.util.regex.Pattern;
  * <p>Thread-safe and immutable.
  */
 public final class CallbackGuard {
+    // Declared first: the CIDR constants below are parsed with them.
+    private static final Pattern DOTTED_QUAD = Pattern.compile("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
+    // Hosts made only of digits, dots and hex notation are IPv4 literals in some parser or other (2852039166,
+    // 0xA9FEA9FE, 0251.0376.0251.0376); accept only the unambiguous dotted-quad form.
+    private static final Pattern NUMERIC_LOOKING =
+            Pattern.compile("(0x[0-9a-f]*|[0-9]+)(\\.(0x[0-9a-f]*|[0-9]+)){0,3}\\.?");
+
     private static final Set<String> METADATA_NAMES = Set.of(
             "metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal");
     private static final Cidr LINK_LOCAL_V4 = Cidr.parse("169.254.0.0/16");
@@ -46,12 +53,6 @@ public final class CallbackGuard {
     private static final List<Cidr> PRIVATE = List.of(
             Cidr.parse("127.0.0.0/8"), Cidr.parse("::1/128"), Cidr.parse("10.0.0.0/8"), Cidr.parse("172.16.0.0/12"),
             Cidr.parse("192.168.0.0/16"), Cidr.parse("100.64.0.0/10"), Cidr.parse("fc00::/7"));
-    private static final Pattern DOTTED_QUAD = Pattern.compile("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
-    // Hosts made only of digits, dots and hex notation are IPv4 literals in some parser or other (2852039166,
-    // 0xA9FEA9FE, 0251.0376.0251.0376); accept only the unambiguous dotted-quad form.
-    private static final Pattern NUMERIC_LOOKING =
-            Pattern.compile("(0x[0-9a-f]*|[0-9]+)(\\.(0x[0-9a-f]*|[0-9]+)){0,3}\\.?");
-
     private final List<String> allowedNames;
     private final List<String> allowedSuffixes;
     private final List<Cidr> allowedCidrs;

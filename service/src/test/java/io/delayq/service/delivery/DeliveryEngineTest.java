@@ -1,0 +1,353 @@
+package io.delayq.service.delivery;
+
+import com.codahale.metrics.MetricRegistry;
+import io.delayq.core.Attempt;
+import io.delayq.core.Backoff;
+import io.delayq.core.Callback;
+import io.delayq.core.Delivery;
+import io.delayq.core.Job;
+import io.delayq.core.JobRef;
+import io.delayq.core.JobState;
+import io.delayq.core.NewJob;
+import io.delayq.core.StoreListener;
+import io.delayq.core.TopicSettings;
+import io.delayq.redis.EmbeddedRedis;
+import io.delayq.redis.RedisJobStore;
+import io.delayq.service.delivery.CallbackReceiver.Received;
+import io.delayq.service.delivery.CallbackReceiver.Reply;
+import io.dropwizard.util.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The engine against a real Redis and a real HTTP receiver. */
+class DeliveryEngineTest {
+    private static final String SECRET = "test-secret";
+    private static RedisJobStore store;
+
+    private final List<DeliveryEngine> engines = new ArrayList<>();
+    private CallbackReceiver receiver;
+    private String topic;
+
+    @BeforeAll
+    static void connect() {
+        store = RedisJobStore.connect(EmbeddedRedis.sharedTestUri());
+    }
+
+    @AfterAll
+    static void disconnect() {
+        store.close();
+    }
+
+    @BeforeEach
+    void setUp() throws Exception {
+        receiver = new CallbackReceiver();
+        topic = "t-" + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void tearDown() {
+        engines.forEach(DeliveryEngine::stop);
+        receiver.close();
+    }
+
+    static DeliveryFactory config() {
+        DeliveryFactory config = new DeliveryFactory();
+        config.setSigningSecret(SECRET);
+        config.setSweepInterval(Duration.milliseconds(300));
+        config.setShutdownGracePeriod(Duration.seconds(2));
+        return config;
+    }
+
+    private DeliveryEngine start(DeliveryFactory config) {
+        return start(config, new MetricRegistry());
+    }
+
+    private DeliveryEngine start(DeliveryFactory config, MetricRegistry metrics) {
+        DeliveryEngine engine = new DeliveryEngine(store, config, metrics);
+        engine.start();
+        engines.add(engine);
+        return engine;
+    }
+
+    private NewJob push(String id, String payload, long delayMs, int maxAttempts, Backoff backoff, String url,
+                        Long timeoutMs) {
+        return new NewJob(topic, id, payload, delayMs, null, maxAttempts, backoff,
+                url == null ? null : Callback.of(url), timeoutMs, false, Delivery.PUSH);
+    }
+
+    private Job find(String id) {
+        return store.find(new JobRef(topic, id)).orElseThrow();
+    }
+
+    private static void await(String what, long timeoutMs, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (!condition.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void deliversOnceAtItsRunTimeWithSignedExactPayloadAndHeaders() throws Exception {
+        DeliveryEngine engine = start(config());
+        String payload = "{\"order\":42,\"note\":\"caf\u00e9 \u2615\",\"items\":[1,2.5,null]}";
+        var job = new NewJob(topic, "job-1", payload, 800L, null, 3, null,
+                new Callback(receiver.url("/hook"), Map.of("X-Tenant", "acme", "Authorization", "Bearer abc")),
+                null, false, Delivery.PUSH);
+        Job stored = store.enqueue(job).job();
+
+        await("the delivery", 5_000, () -> receiver.count() == 1);
+        await("the ack", 2_000, () -> find("job-1").state() == JobState.SUCCEEDED);
+        Thread.sleep(300); // a duplicate would show up now
+
+        assertThat(receiver.count()).isEqualTo(1);
+        Received r = receiver.received().get(0);
+        assertThat(r.atMillis()).isGreaterThanOrEqualTo(stored.runAt());
+        assertThat(r.path()).isEqualTo("/hook");
+        assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(payload);
+        assertThat(r.header("Content-Type")).isEqualTo("application/json");
+        assertThat(r.header("Delayq-Id")).isEqualTo("job-1");
+        assertThat(r.header("Delayq-Topic")).isEqualTo(topic);
+        assertThat(r.header("Delayq-Attempt")).isEqualTo("1");
+        assertThat(Instant.parse(r.header("Delayq-Run-At")).toEpochMilli()).isEqualTo(stored.runAt());
+        assertThat(r.header("X-Tenant")).isEqualTo("acme");
+        assertThat(r.header("Authorization")).isEqualTo("Bearer abc");
+        String signature = r.header("Delayq-Signature");
+        assertThat(signature).matches("t=\\d+,v1=[0-9a-f]{64}");
+        assertThat(Signatures.verify(SECRET, signature, r.body(), 300, Instant.now().getEpochSecond())).isTrue();
+        assertThat(Signatures.verify("other", signature, r.body(), 300, Instant.now().getEpochSecond())).isFalse();
+        assertThat(engine.inFlight()).isZero();
+    }
+
+    @Test
+    void failingCallbackIsAttemptedMaxAttemptsTimesOnItsScheduleThenDead() throws Exception {
+        receiver.answer(r -> Reply.status(500));
+        MetricRegistry metrics = new MetricRegistry();
+        start(config(), metrics);
+        var backoff = new Backoff.Schedule(List.of(Duration.milliseconds(100), Duration.milliseconds(200)));
+        store.enqueue(push("j", "{}", 0, 3, backoff, receiver.url("/fail"), null));
+
+        await("dead", 5_000, () -> find("j").state() == JobState.DEAD);
+        Thread.sleep(300);
+
+        List<Received> attempts = receiver.receivedFor("j");
+        assertThat(attempts).hasSize(3);
+        assertThat(attempts).extracting(a -> a.header("Delayq-Attempt")).containsExactly("1", "2", "3");
+        assertThat(attempts.get(1).atMillis() - attempts.get(0).atMillis()).isGreaterThanOrEqualTo(100);
+        assertThat(attempts.get(2).atMillis() - attempts.get(1).atMillis()).isGreaterThanOrEqualTo(200);
+        Job dead = find("j");
+        assertThat(dead.attempts()).isEqualTo(3);
+        assertThat(dead.lastError()).contains("HTTP 500");
+        assertThat(dead.history()).hasSize(3);
+        assertThat(dead.history()).extracting(Attempt::httpStatus).containsOnly(500);
+        assertThat(metrics.meter("delayq.delivery.failed").getCount()).isEqualTo(3);
+        assertThat(metrics.meter("delayq.delivery.dead").getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void honoursRetryAfterOf503() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        receiver.answer(r -> calls.incrementAndGet() == 1
+                ? new Reply(503, 0, Map.of("Retry-After", "1"))
+                : Reply.ok());
+        start(config());
+        var backoff = new Backoff.Schedule(List.of(Duration.milliseconds(10)));
+        store.enqueue(push("j", "{}", 0, 3, backoff, receiver.url("/busy"), null));
+
+        await("success", 5_000, () -> find("j").state() == JobState.SUCCEEDED);
+        List<Received> attempts = receiver.receivedFor("j");
+        assertThat(attempts).hasSize(2);
+        assertThat(attempts.get(1).atMillis() - attempts.get(0).atMillis()).isGreaterThanOrEqualTo(1_000);
+        assertThat(find("j").history().get(0).httpStatus()).isEqualTo(503);
+    }
+
+    @Test
+    void refusedConnectionAndTimeoutAreFailedAttempts() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        receiver.answer(r -> new Reply(200, 1_500, Map.of()));
+        start(config());
+        store.enqueue(push("refused", "{}", 0, 1, null, "http://127.0.0.1:" + closedPort + "/x", null));
+        store.enqueue(push("slow", "{}", 0, 1, null, receiver.url("/slow"), 300L));
+
+        await("both dead", 5_000, () -> find("refused").state() == JobState.DEAD && find("slow").state() == JobState.DEAD);
+        assertThat(find("refused").lastError()).contains("connect");
+        assertThat(find("slow").lastError()).contains("did not answer within");
+        assertThat(find("slow").history()).hasSize(1);
+    }
+
+    @Test
+    void refusedCallbackAddressAndMissingCallbackAreFailures() throws Exception {
+        start(config());
+        store.enqueue(push("metadata", "{}", 0, 1, null, "http://169.254.169.254/latest/meta-data", null));
+        store.enqueue(push("nowhere", "{}", 0, 5, null, null, null));
+
+        await("both dead", 5_000, () -> find("metadata").state() == JobState.DEAD && find("nowhere").state() == JobState.DEAD);
+        assertThat(find("metadata").lastError()).contains("metadata");
+        assertThat(find("nowhere").lastError()).contains("no callback");
+        assertThat(find("nowhere").attempts()).isEqualTo(1);
+    }
+
+    @Test
+    void concurrencyPerTopicIsBounded() throws Exception {
+        receiver.answer(r -> new Reply(200, 50, Map.of()));
+        DeliveryFactory config = config();
+        config.setMaxConcurrency(8);
+        config.setMaxConcurrencyPerTopic(4);
+        start(config);
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            jobs.add(push("c" + i, "{}", 0, 3, null, receiver.url("/c"), null));
+        }
+        store.enqueue(jobs);
+
+        await("all delivered", 10_000, () -> receiver.count() >= 40);
+        assertThat(receiver.maxConcurrent()).isLessThanOrEqualTo(4).isGreaterThanOrEqualTo(2);
+        assertThat(receiver.received()).extracting(Received::id).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void manyJobsAreAllDeliveredOnceAndLatenessIsRecorded() throws Exception {
+        MetricRegistry metrics = new MetricRegistry();
+        start(config(), metrics);
+        int n = 2_000;
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            jobs.add(push("m" + i, "{\"i\":" + i + "}", 100 + (2_000L * i) / n, 3, null, receiver.url("/m"), null));
+        }
+        Map<String, Long> runAt = new HashMap<>();
+        store.enqueue(jobs).forEach(r -> runAt.put(r.job().id(), r.job().runAt()));
+
+        await("all delivered", 15_000, () -> receiver.count() >= n);
+        Thread.sleep(300);
+
+        List<Received> all = receiver.received();
+        assertThat(all).hasSize(n);
+        assertThat(all).extracting(Received::id).doesNotHaveDuplicates();
+        for (Received r : all) {
+            assertThat(r.atMillis()).as("received %s", r.id()).isGreaterThanOrEqualTo(runAt.get(r.id()));
+        }
+        assertThat(metrics.histogram("delayq.delivery.lateness").getCount()).isEqualTo(n);
+        assertThat(metrics.meter("delayq.delivery.delivered").getCount()).isEqualTo(n);
+        await("all acked", 5_000, () -> store.stats(topic).succeeded() == n);
+    }
+
+    @Test
+    void gracefulStopLetsInFlightFinishAndLosesNothing() throws Exception {
+        receiver.answer(r -> new Reply(200, 300, Map.of()));
+        DeliveryFactory config = config();
+        config.setMaxConcurrencyPerTopic(5);
+        DeliveryEngine first = start(config);
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            jobs.add(push("g" + i, "{}", 0, 3, null, receiver.url("/g"), null));
+        }
+        store.enqueue(jobs);
+        await("first callbacks in flight", 3_000, () -> receiver.count() >= 5);
+        first.stop(); // waits for the 5 in flight (300 ms) within its 2 s grace
+
+        int afterStop = receiver.count();
+        assertThat(afterStop).isEqualTo(5);
+        for (Received r : receiver.received()) {
+            assertThat(find(r.id()).state()).isEqualTo(JobState.SUCCEEDED);
+        }
+
+        receiver.answer(r -> Reply.ok());
+        start(config());
+        await("the rest delivered", 5_000, () -> store.stats(topic).succeeded() == 20);
+        assertThat(receiver.received()).extracting(Received::id).doesNotHaveDuplicates().hasSize(20);
+    }
+
+    @Test
+    void callbacksBeyondTheGracePeriodComeBackAfterTheirLeaseExpires() throws Exception {
+        receiver.answer(r -> new Reply(200, 1_500, Map.of()));
+        DeliveryFactory config = config();
+        config.setShutdownGracePeriod(Duration.milliseconds(100));
+        DeliveryEngine first = start(config);
+        store.enqueue(push("k", "{}", 0, 3, null, receiver.url("/k"), 700L));
+        await("in flight", 3_000, () -> receiver.count() == 1);
+        first.stop();
+        assertThat(find("k").state()).isEqualTo(JobState.LEASED);
+
+        receiver.answer(r -> Reply.ok());
+        start(config());
+        await("delivered again after the lease expired", 5_000, () -> find("k").state() == JobState.SUCCEEDED);
+        Job done = find("k");
+        assertThat(done.attempts()).isEqualTo(2);
+        assertThat(done.history().get(0).error()).contains("lease expired");
+    }
+
+    @Test
+    void pausedTopicIsNotDeliveredUntilResumed() throws Exception {
+        store.putSettings(topic, new TopicSettings(Callback.of(receiver.url("/p")), null, null, null, true, null));
+        DeliveryEngine engine = start(config());
+        store.enqueue(push("p", "{}", 0, 3, null, null, null));
+        Thread.sleep(800);
+        assertThat(receiver.count()).isZero();
+        assertThat(find("p").state()).isEqualTo(JobState.SCHEDULED);
+
+        store.putSettings(topic, new TopicSettings(Callback.of(receiver.url("/p")), null, null, null, false, null));
+        engine.wake(topic);
+        await("delivered after resume", 2_000, () -> receiver.count() == 1);
+        assertThat(receiver.received().get(0).path()).isEqualTo("/p");
+    }
+
+    @Test
+    void broadcastJobIsPublishedAndAcked() throws Exception {
+        List<Job> heard = new CopyOnWriteArrayList<>();
+        try (AutoCloseable ignored = store.subscribe(new StoreListener() {
+            @Override
+            public void onWake(String t, long dueAt) {
+            }
+
+            @Override
+            public void onBroadcast(Job job) {
+                heard.add(job);
+            }
+        })) {
+            start(config());
+            store.enqueue(new NewJob(topic, "b", "{\"hello\":\"all\"}", 0L, null, 3, null, null, null, true,
+                    Delivery.PUSH));
+            await("broadcast heard", 3_000, () -> heard.stream().anyMatch(j -> j.topic().equals(topic)));
+            await("acked", 2_000, () -> find("b").state() == JobState.SUCCEEDED);
+            Job job = heard.stream().filter(j -> j.topic().equals(topic)).findFirst().orElseThrow();
+            assertThat(job.payload()).isEqualTo("{\"hello\":\"all\"}");
+            assertThat(receiver.count()).isZero();
+        }
+    }
+
+    @Test
+    void sweepFindsJobsWhoseWakeUpWasMissed() throws Exception {
+        store.enqueue(push("early", "{}", 0, 3, null, receiver.url("/s"), null));
+        Set<String> ids = ConcurrentHashMap.newKeySet();
+        receiver.answer(r -> {
+            ids.add(r.id());
+            return Reply.ok();
+        });
+        start(config()); // the job was due before the engine subscribed: only the sweep can find it
+        await("delivered", 3_000, () -> ids.contains("early"));
+    }
+}
