@@ -1,0 +1,12 @@
+package io.delayq.service.admin;
+
+import java.util.List;
+
+/**
+ * One page of dead letters, newest first.
+ *
+ * @param items      the dead letters
+ * @param nextCursor pass as {@code cursor} for the next page; absent on the last page
+ */
+public record DeadLetterPage(List<DeadLetterView> items, String nextCursor) {
+}

@@ -1,0 +1,60 @@
+package io.delayq.service.admin;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.delayq.core.archive.DeadLetter;
+import io.delayq.service.api.JobView;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A dead letter as the admin API shows it. Times are RFC 3339 strings in UTC.
+ *
+ * @param topic       the job's topic
+ * @param id          the job's id
+ * @param key         the archive's id of this death ({@code <topic>/<id>/<createdAt>})
+ * @param deadAt      when it died
+ * @param attempts    attempts it made
+ * @param lastError   why the last attempt failed
+ * @param replayCount how many times it was replayed
+ * @param replays     each replay: when, and the id of the job it scheduled
+ * @param job         the whole job: payload, callback, options and the history of its attempts
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record DeadLetterView(
+        String topic,
+        String id,
+        String key,
+        String deadAt,
+        int attempts,
+        String lastError,
+        int replayCount,
+        List<ReplayView> replays,
+        JobView job) {
+
+    /**
+     * One replay.
+     *
+     * @param number     1 for the first
+     * @param at         when it was replayed
+     * @param newJobId   the job it scheduled, in the same topic
+     * @param requestKey the {@code Idempotency-Key} of the request, if it had one
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ReplayView(int number, String at, String newJobId, String requestKey) {
+        static ReplayView of(DeadLetter.Replay replay) {
+            return replay == null ? null : new ReplayView(replay.number(), time(replay.at()), replay.newJobId(),
+                    replay.requestKey());
+        }
+    }
+
+    public static DeadLetterView of(DeadLetter letter) {
+        return new DeadLetterView(letter.job().topic(), letter.job().id(), letter.key(), time(letter.deadAt()),
+                letter.job().attempts(), letter.job().lastError(), letter.replayCount(),
+                letter.replays().stream().map(ReplayView::of).toList(), JobView.of(letter.job()));
+    }
+
+    static String time(long epochMs) {
+        return Instant.ofEpochMilli(epochMs).toString();
+    }
+}

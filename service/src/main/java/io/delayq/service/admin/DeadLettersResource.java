@@ -1,0 +1,251 @@
+package io.delayq.service.admin;
+
+import com.codahale.metrics.annotation.ExceptionMetered;
+import com.codahale.metrics.annotation.Timed;
+import io.delayq.core.Callback;
+import io.delayq.core.JobRef;
+import io.delayq.core.JobRules;
+import io.delayq.core.StoreException;
+import io.delayq.core.StoreStatus;
+import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.DeadLetterReplayer;
+import io.delayq.core.archive.JobArchive;
+import io.delayq.core.archive.Page;
+import io.delayq.core.archive.ReplayOutcome;
+import io.delayq.core.archive.ReplayRequest;
+import io.delayq.service.api.JobView;
+import io.delayq.service.auth.Role;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriBuilder;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Dead letters in the archive: browse, show, replay, purge. Role {@code admin}; 401 without a valid token, 403
+ * without the role. Errors are {@code application/problem+json}; 503 when the archive or the store cannot be
+ * reached (nothing was changed, or, for a replay, repeating the request is safe).
+ */
+@Path("/v1/admin/dead-letters")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@RolesAllowed(Role.ADMIN)
+public class DeadLettersResource {
+    static final int DEFAULT_BULK_MAX = 1_000;
+    static final int MAX_BULK_MAX = 10_000;
+    private static final int MAX_KEY_LENGTH = 200;
+
+    private final JobArchive archive;
+    private final DeadLetterReplayer replayer;
+    private final Consumer<String> callbackCheck;
+
+    /**
+     * @param callbackCheck refuses a callback URL the service may not call (throws {@link IllegalArgumentException})
+     */
+    public DeadLettersResource(JobArchive archive, DeadLetterReplayer replayer, Consumer<String> callbackCheck) {
+        this.archive = Objects.requireNonNull(archive, "archive");
+        this.replayer = Objects.requireNonNull(replayer, "replayer");
+        this.callbackCheck = Objects.requireNonNull(callbackCheck, "callbackCheck");
+    }
+
+    /**
+     * Lists dead letters, newest first.
+     *
+     * <ul>
+     *   <li>200 OK: a page, with {@code nextCursor} when there is more</li>
+     *   <li>422 Unprocessable Content: a bad topic, time, limit (1 to 1000) or cursor</li>
+     * </ul>
+     */
+    @GET
+    @Timed
+    @ExceptionMetered
+    public DeadLetterPage list(@QueryParam("topic") String topic, @QueryParam("from") String from,
+                               @QueryParam("to") String to, @QueryParam("replayed") Boolean replayed,
+                               @QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor) {
+        var query = new DeadLetterQuery(topic(topic), time("from", from), time("to", to), replayed,
+                limit == null ? DeadLetterQuery.DEFAULT_LIMIT : limit, blankToNull(cursor));
+        Page<DeadLetter> page = archive.deadLetters(query);
+        return new DeadLetterPage(page.items().stream().map(DeadLetterView::of).toList(), page.nextCursor());
+    }
+
+    /**
+     * The newest dead letter of a job.
+     *
+     * <ul>
+     *   <li>200 OK: the dead letter with its attempts and replays</li>
+     *   <li>404 Not Found: the job has no dead letter</li>
+     * </ul>
+     */
+    @GET
+    @Path("{topic}/{id}")
+    @Timed
+    @ExceptionMetered
+    public DeadLetterView get(@PathParam("topic") String topic, @PathParam("id") String id) {
+        JobRef ref = ref(topic, id);
+        return archive.deadLetter(ref).map(DeadLetterView::of).orElseThrow(() -> notFound(ref));
+    }
+
+    /**
+     * Replays the newest dead letter of a job as a fresh job ({@code <id>:r<n>}, attempts reset). Idempotent: a repeat
+     * with the same {@code Idempotency-Key}, or without a key within 10 s of the last replay, answers that replay.
+     *
+     * <ul>
+     *   <li>201 Created: replayed; {@code Location} is the new job</li>
+     *   <li>200 OK: a repeat of an earlier replay; nothing new was scheduled</li>
+     *   <li>404 Not Found: the job has no dead letter</li>
+     *   <li>422 Unprocessable Content: a bad delay or callback</li>
+     * </ul>
+     */
+    @POST
+    @Path("{topic}/{id}/replay")
+    @Timed
+    @ExceptionMetered
+    public Response replay(@PathParam("topic") String topic, @PathParam("id") String id,
+                           @HeaderParam("Idempotency-Key") String idempotencyKey, ReplayOneRequest body) {
+        JobRef ref = ref(topic, id);
+        String key = blankToNull(idempotencyKey);
+        if (key != null && key.length() > MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("Idempotency-Key is " + key.length() + " characters; at most "
+                    + MAX_KEY_LENGTH + " are allowed");
+        }
+        Callback callback = null;
+        if (body != null && body.callback() != null) {
+            if (body.callback().url() == null) {
+                throw new IllegalArgumentException("callback.url is required when a callback is given");
+            }
+            callbackCheck.accept(body.callback().url());
+            callback = new Callback(body.callback().url(), body.callback().headers());
+        }
+        ReplayOutcome outcome = replayer.replay(ref,
+                new ReplayRequest(body == null ? null : body.delayMs(), callback, key));
+        var response = new ReplayOneResponse(outcome.duplicate(), DeadLetterView.ReplayView.of(outcome.replay()),
+                outcome.job() == null ? null : JobView.of(outcome.job()), DeadLetterView.of(outcome.deadLetter()));
+        if (outcome.duplicate()) {
+            return Response.ok(response).build();
+        }
+        return Response.created(UriBuilder.fromPath("/v1/topics/{topic}/jobs/{id}")
+                .build(ref.topic(), outcome.replay().newJobId())).entity(response).build();
+    }
+
+    /**
+     * Replays every dead letter matching a filter, newest first, at most {@code max} per request. Dead letters
+     * replayed before are skipped unless {@code includeReplayed}, so repeating the request replays nothing twice.
+     *
+     * <ul>
+     *   <li>200 OK: {@code {replayed, duplicates, more}}</li>
+     *   <li>422 Unprocessable Content: a bad topic, time, delay or max</li>
+     * </ul>
+     */
+    @POST
+    @Path("replay")
+    @Timed
+    @ExceptionMetered
+    public BulkReplayResponse replayMany(DeadLetterFilter filter) {
+        DeadLetterFilter f = filter == null ? new DeadLetterFilter(null, null, null, null, null, null, null) : filter;
+        int max = f.max() == null ? DEFAULT_BULK_MAX : f.max();
+        if (max < 1 || max > MAX_BULK_MAX) {
+            throw new IllegalArgumentException("max is " + max + "; use 1 to " + MAX_BULK_MAX
+                    + " and call again while the answer says more: true");
+        }
+        var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), null,
+                DeadLetterQuery.DEFAULT_LIMIT, null);
+        var result = replayer.replayAll(query, f.delayMs(), Boolean.TRUE.equals(f.includeReplayed()), max);
+        return new BulkReplayResponse(result.replayed(), result.duplicates(), result.more());
+    }
+
+    /**
+     * Removes every dead letter of a job.
+     *
+     * <ul>
+     *   <li>204 No Content: removed</li>
+     *   <li>404 Not Found: the job has no dead letter</li>
+     * </ul>
+     */
+    @DELETE
+    @Path("{topic}/{id}")
+    @Timed
+    @ExceptionMetered
+    public Response purge(@PathParam("topic") String topic, @PathParam("id") String id) {
+        JobRef ref = ref(topic, id);
+        if (archive.purgeDeadLetters(ref) == 0) {
+            throw notFound(ref);
+        }
+        return Response.noContent().build();
+    }
+
+    /**
+     * Removes every dead letter matching a filter. At least one of {@code topic}, {@code from}, {@code to},
+     * {@code replayed} is required, so that an empty body cannot wipe the archive.
+     *
+     * <ul>
+     *   <li>200 OK: {@code {purged}}</li>
+     *   <li>422 Unprocessable Content: no filter, or a bad topic or time</li>
+     * </ul>
+     */
+    @POST
+    @Path("purge")
+    @Timed
+    @ExceptionMetered
+    public PurgeResponse purgeMany(DeadLetterFilter filter) {
+        DeadLetterFilter f = filter == null ? new DeadLetterFilter(null, null, null, null, null, null, null) : filter;
+        var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), f.replayed(),
+                DeadLetterQuery.DEFAULT_LIMIT, null);
+        if (query.isUnfiltered()) {
+            throw new IllegalArgumentException("give at least one of topic, from, to or replayed; to purge every dead"
+                    + " letter, send {\"to\": \"<a time after the newest>\"}");
+        }
+        return new PurgeResponse(archive.purgeDeadLetters(query));
+    }
+
+    private static JobRef ref(String topic, String id) {
+        return new JobRef(JobRules.checkTopic(topic), JobRules.checkId(id));
+    }
+
+    private static String topic(String topic) {
+        String t = blankToNull(topic);
+        return t == null ? null : JobRules.checkTopic(t);
+    }
+
+    private static StoreException notFound(JobRef ref) {
+        return new StoreException(StoreStatus.NOT_FOUND, "job " + ref + " has no dead letter in the archive");
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    /** RFC 3339 or epoch milliseconds. */
+    static Long time(String name, String value) {
+        String v = blankToNull(value);
+        if (v == null) {
+            return null;
+        }
+        if (v.chars().allMatch(Character::isDigit)) {
+            try {
+                return Long.parseLong(v);
+            } catch (NumberFormatException e) {
+                // too long for a long: fall through to the message below
+            }
+        }
+        try {
+            return Instant.parse(v).toEpochMilli();
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(name + " '" + v + "' is not a time; use RFC 3339 like"
+                    + " 2026-11-22T08:00:00Z, or epoch milliseconds");
+        }
+    }
+}
