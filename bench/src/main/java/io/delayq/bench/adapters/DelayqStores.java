@@ -1,20 +1,21 @@
 package io.delayq.bench.adapters;
 
 import io.delayq.core.JobStore;
+import io.delayq.redis.RedisJobStore;
+import io.delayq.redis.RedisStoreOptions;
 
 /** Opens delayq's Redis store for the benchmark. */
 public final class DelayqStores {
+    /**
+     * 8 producers + 8 consumers + the notification subscriber need more than the default 16 connections; Redisson's
+     * default pool is 64, the naive adapter's 32.
+     */
+    static final int POOL_SIZE = 32;
+
     private DelayqStores() {
     }
 
-    /** {@code RedisJobStore.connect(uri)}, looked up reflectively while storage-redis is being written. */
-    public static JobStore connect(String uri) throws Exception {
-        Class<?> c;
-        try {
-            c = Class.forName("io.delayq.redis.RedisJobStore");
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("io.delayq.redis.RedisJobStore is not on the classpath yet (storage-redis)", e);
-        }
-        return (JobStore) c.getMethod("connect", String.class).invoke(null, uri);
+    public static JobStore connect(String uri) {
+        return RedisJobStore.connect(uri, RedisStoreOptions.defaults().withPoolSize(POOL_SIZE));
     }
 }

@@ -52,8 +52,8 @@ public final class Tables {
                                 + "entry (id → due) written by redis-benchmark EVALSHA.",
                         List.of(Column.lower("bytes / pending job, single add", "bytes_per_job", INT),
                                 Column.lower("bytes / pending job, bulk path", "bulk_bytes_per_job", INT)), true),
-                new TableSpec("W2", String.format("W2 timing precision (%,d jobs due over ~%d s, consumers running, concurrency 8) — lateness",
-                        s.w2Jobs(), s.w2SpanMs() / 1000),
+                new TableSpec("W2", String.format("W2 timing precision (%,d jobs due over ~%.1f s, consumers running, concurrency 8) — lateness",
+                        s.w2Jobs(), s.w2SpanMs() / 1000.0),
                         "Lateness = consumer's clock on receipt − intended due time (producer's clock before the add + delay), "
                                 + "ms resolution (0 means < 1 ms).", w2, true),
                 new TableSpec("W3", String.format("W3 drain (%,d already-due jobs, consumer concurrency 8)", s.w3Jobs()),
@@ -65,8 +65,8 @@ public final class Tables {
                                 Column.lower("Redis CPU ms / 1k jobs", "redis_cpu_ms_per_1k", INT),
                                 Column.lower("Redis calls / job", "redis_calls_per_job", D1),
                                 Column.lower("lost", "lost", INT), Column.lower("dup", "duplicated", INT)), true),
-                new TableSpec("W4", String.format("W4 end to end over HTTP (%,d jobs through the service, due over ~%d s, HTTP callback receiver)",
-                        s.w4Jobs(), s.w4SpanMs() / 1000),
+                new TableSpec("W4", String.format("W4 end to end over HTTP (%,d jobs through the service, due over ~%.1f s, HTTP callback receiver)",
+                        s.w4Jobs(), s.w4SpanMs() / 1000.0),
                         "The service jar as a child process on the bench Redis; producers POST single jobs; a local HTTP "
                                 + "server answers every callback 200.", w4, false),
                 new TableSpec("W5", "W5 scale (delayq JobStore, one topic, pending jobs far in the future)",
@@ -80,8 +80,8 @@ public final class Tables {
                                 Column.lower("reserve Redis µs/op", "reserve_redis_us", D1),
                                 Column.lower("ack µs/op", "ack_us", D1),
                                 Column.lower("bytes / pending job", "bytes_per_job", INT)), false),
-                new TableSpec("W6", String.format("W6 failure (%,d jobs due over ~%d s through the service; kill -9 and restart mid-run)",
-                        s.w6Jobs(), s.w6SpanMs() / 1000),
+                new TableSpec("W6", String.format("W6 failure (%,d jobs due over ~%.1f s through the service; kill -9 and restart mid-run)",
+                        s.w6Jobs(), s.w6SpanMs() / 1000.0),
                         "Like W4's delivery, while the service process is killed with SIGKILL at the middle of the due "
                                 + "span and started again. Lost must be 0; duplicates are expected (at-least-once).", w6, false),
                 new TableSpec("CEILING", "Physical limit: redis-benchmark on the same Redis (requests/s; 200-byte job body)",
