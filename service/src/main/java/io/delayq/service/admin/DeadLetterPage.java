@@ -1,5 +1,7 @@
 package io.delayq.service.admin;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import java.util.List;
 
 /**
@@ -8,5 +10,6 @@ import java.util.List;
  * @param items      the dead letters
  * @param nextCursor pass as {@code cursor} for the next page; absent on the last page
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record DeadLetterPage(List<DeadLetterView> items, String nextCursor) {
 }
