@@ -84,6 +84,24 @@ class ArchiverTest {
     }
 
     @Test
+    void succeededJobsOfTopicsThatOptInAreKeptInCompleted() {
+        String topic = newTopic();
+        store.putSettings(topic, new io.delayq.core.TopicSettings(null, null, null, null, null, true));
+        store.enqueue(io.delayq.core.NewJob.delayed(topic, "ok-1", "{}", 0, 3));
+        var lease = StoreFixture.reserveOne(store, topic);
+        assertThat(store.ack(List.of(io.delayq.core.LeaseRef.of(lease)))).containsExactly(io.delayq.core.StoreStatus.OK);
+        var archiver = new Archiver(store, fixture.archive, new MetricRegistry(), FAST);
+        while (archiver.drainOnce() > 0) {
+            // drain
+        }
+
+        assertThat(outboxEntries(store, topic)).isZero();
+        assertThat(fixture.archive.find(new JobRef(topic, "ok-1"))).get()
+                .satisfies(j -> assertThat(j.state()).isEqualTo(JobState.SUCCEEDED));
+        assertThat(fixture.archive.deadLetter(new JobRef(topic, "ok-1"))).isEmpty();
+    }
+
+    @Test
     void drainingTheSameEntryTwiceKeepsOneDeadLetter() {
         String topic = newTopic();
         JobRef ref = killJob(store, topic, "twice", 1);
