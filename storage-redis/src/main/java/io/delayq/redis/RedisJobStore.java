@@ -44,7 +44,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.zip.CRC32;
 
@@ -69,7 +68,6 @@ public final class RedisJobStore implements JobStore {
     private final Map<String, Partition[]> partitions = new ConcurrentHashMap<>();
     private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
     private final Map<String, CachedSettings> settingsCache = new ConcurrentHashMap<>();
-    private final AtomicInteger reserveRotation = new AtomicInteger();
     private final SecureRandom random = new SecureRandom();
     private final String retentionMs;
     private final String historySize;
@@ -318,36 +316,62 @@ public final class RedisJobStore implements JobStore {
         if (max < 1) {
             throw new IllegalArgumentException("max must be at least 1");
         }
+        int wanted = Math.min(MAX_RESERVE, max);
         Partition[] ps = partitions(topic);
-        int start = ps.length == 1 ? 0 : Math.floorMod(reserveRotation.getAndIncrement(), ps.length);
+        if (ps.length == 1) {
+            List<Lease> leases = new ArrayList<>();
+            long[] nextAndNow = reservePartition(ps[0], lane, wanted, defaultLeaseMs, leases);
+            return new ReserveResult(leases, nextAndNow[0], nextAndNow[1]);
+        }
+        // Several partitions: look at each one's earliest entries, then lease from each partition its share of the
+        // globally earliest ones, so that "earliest first" holds across partitions too.
+        List<List<Tuple>> heads = new ArrayList<>(ps.length);
+        List<long[]> candidates = new ArrayList<>();
+        for (int i = 0; i < ps.length; i++) {
+            Partition p = ps[i];
+            List<Tuple> head = call("reserve", () -> redis.zrangeWithScores(p.scheduled(lane), 0, wanted - 1));
+            heads.add(head);
+            for (Tuple t : head) {
+                candidates.add(new long[] {(long) t.getScore(), i});
+            }
+        }
+        candidates.sort(Comparator.comparingLong(c -> c[0]));
+        int[] share = new int[ps.length];
+        for (int c = 0; c < Math.min(wanted, candidates.size()); c++) {
+            share[(int) candidates.get(c)[1]]++;
+        }
         List<Lease> leases = new ArrayList<>();
         long next = -1;
         long now = -1;
         for (int i = 0; i < ps.length; i++) {
-            Partition p = ps[(start + i) % ps.length];
-            int wanted = Math.min(MAX_RESERVE, max - leases.size());
-            if (wanted <= 0) {
-                next = earlier(next, firstScore(p.scheduled(lane)));
+            if (share[i] == 0) {
+                next = earlier(next, heads.get(i).isEmpty() ? -1 : (long) heads.get(i).get(0).getScore());
                 continue;
             }
-            String tokenBase = Long.toString(10_000_000_000_000L + (random.nextLong() & Long.MAX_VALUE) % 890_000_000_000_000L);
-            List<?> answer = (List<?>) call("reserve", () -> scripts.eval(Op.RESERVE,
-                    List.of(p.jobs(), p.scheduled(lane), p.leased()),
-                    List.of(Integer.toString(wanted), Long.toString(defaultLeaseMs), tokenBase)));
-            now = Math.max(now, Long.parseLong((String) answer.get(0)));
-            next = earlier(next, Long.parseLong((String) answer.get(1)));
-            for (int a = 2; a + 3 < answer.size(); a += 4) {
-                String id = (String) answer.get(a);
-                long token = Long.parseLong((String) answer.get(a + 1));
-                long deadline = Long.parseLong((String) answer.get(a + 2));
-                Job job = codec.decode(topic, id, (String) answer.get(a + 3));
-                leases.add(new Lease(job, token, deadline));
-            }
+            long[] nextAndNow = reservePartition(ps[i], lane, share[i], defaultLeaseMs, leases);
+            next = earlier(next, nextAndNow[0]);
+            now = Math.max(now, nextAndNow[1]);
         }
-        if (ps.length > 1) {
-            leases.sort(Comparator.comparingLong(l -> l.job().runAt()));
+        if (now < 0) {
+            now = now();
         }
+        leases.sort(Comparator.comparingLong(l -> l.job().runAt()));
         return new ReserveResult(leases, next, now);
+    }
+
+    /** Runs the reserve script on one partition, adding its leases; returns {nextDueAt, now}. */
+    private long[] reservePartition(Partition p, Delivery lane, int count, long defaultLeaseMs, List<Lease> leases) {
+        String tokenBase = Long.toString(10_000_000_000_000L + (random.nextLong() & Long.MAX_VALUE) % 890_000_000_000_000L);
+        List<?> answer = (List<?>) call("reserve", () -> scripts.eval(Op.RESERVE,
+                List.of(p.jobs(), p.scheduled(lane), p.leased()),
+                List.of(Integer.toString(count), Long.toString(defaultLeaseMs), tokenBase)));
+        for (int a = 2; a + 3 < answer.size(); a += 4) {
+            String id = (String) answer.get(a);
+            long token = Long.parseLong((String) answer.get(a + 1));
+            long deadline = Long.parseLong((String) answer.get(a + 2));
+            leases.add(new Lease(codec.decode(p.topic(), id, (String) answer.get(a + 3)), token, deadline));
+        }
+        return new long[] {Long.parseLong((String) answer.get(1)), Long.parseLong((String) answer.get(0))};
     }
 
     @Override

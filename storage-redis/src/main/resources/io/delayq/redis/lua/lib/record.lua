@@ -1,4 +1,4 @@
--- Shared helpers, pasted by Scripts.java in place of the line "--#include lib/record.lua".
+-- Shared helpers, pasted by Scripts.java where a script includes lib/record.lua.
 -- A job record is "<meta JSON>\n<payload>": only the small meta is ever decoded; the payload is
 -- concatenated back byte for byte. Meta keys (absent = default):
 --   s state (S scheduled, L leased, Y succeeded, D dead, C cancelled), a attempts (0), m maxAttempts,

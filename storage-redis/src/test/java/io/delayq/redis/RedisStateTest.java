@@ -1,0 +1,171 @@
+package io.delayq.redis;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.delayq.core.Delivery;
+import io.delayq.core.Failure;
+import io.delayq.core.JobRef;
+import io.delayq.core.Lease;
+import io.delayq.core.LeaseRef;
+import io.delayq.core.NewJob;
+import io.delayq.core.ReserveResult;
+import io.delayq.redis.RedisKeys.Partition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.resps.StreamEntry;
+import redis.clients.jedis.util.JedisClusterCRC16;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the scripts leave in Redis, read back raw: the key layout, scores and records of storage-redis/README.md. */
+class RedisStateTest {
+    private static final String PAYLOAD = "{\"order\":7}";
+    private final String uri = EmbeddedRedis.sharedTestUri();
+    private final String topic = "t-" + UUID.randomUUID();
+    private final Partition p = Partition.of(topic, 0);
+    private final RedisFixtures raw = new RedisFixtures(uri);
+    private RedisJobStore store = RedisJobStore.connect(uri);
+
+    @AfterEach
+    void close() {
+        store.close();
+        raw.close();
+    }
+
+    @Test
+    void keysOfAPartitionShareOneHashTagAndSlot() {
+        assertThat(p.jobs()).isEqualTo("dq:{" + topic + "#0}:jobs");
+        assertThat(p.schedPush()).isEqualTo("dq:{" + topic + "#0}:scheduled:push");
+        assertThat(p.schedPull()).isEqualTo("dq:{" + topic + "#0}:scheduled:pull");
+        assertThat(p.leased()).isEqualTo("dq:{" + topic + "#0}:leased");
+        assertThat(p.finished()).isEqualTo("dq:{" + topic + "#0}:finished");
+        assertThat(p.archive()).isEqualTo("dq:{" + topic + "#0}:archive");
+        assertThat(p.stats()).isEqualTo("dq:{" + topic + "#0}:stats");
+        int slot = JedisClusterCRC16.getSlot(p.jobs());
+        for (String key : List.of(p.schedPush(), p.schedPull(), p.leased(), p.finished(), p.archive(), p.stats())) {
+            assertThat(JedisClusterCRC16.getSlot(key)).as(key).isEqualTo(slot);
+        }
+    }
+
+    @Test
+    void aScheduledJobIsOneHashFieldAndOneScheduledEntry() throws Exception {
+        long runAt = store.enqueue(NewJob.delayed(topic, "s1", PAYLOAD, 60_000, 3)).job().runAt();
+        store.enqueue(NewJob.delayed(topic, "s2", PAYLOAD, 60_000, 3).withDelivery(Delivery.PUSH));
+
+        assertThat(raw.entries(p.schedPull())).containsExactly(Map.entry("s1", runAt));
+        assertThat(raw.entries(p.schedPush())).containsOnlyKeys("s2");
+        assertThat(raw.redis().hlen(p.jobs())).isEqualTo(2);
+        assertThat(raw.payload(p, "s1")).isEqualTo(PAYLOAD);
+        JsonNode meta = raw.meta(p, "s1");
+        assertThat(meta.get("s").asText()).isEqualTo("S");
+        assertThat(meta.get("r").asLong()).isEqualTo(runAt);
+        assertThat(meta.get("m").asInt()).isEqualTo(3);
+        assertThat(meta.get("f").asText()).isEqualTo(NewJob.delayed(topic, "s1", PAYLOAD, 60_000, 3).fingerprint());
+        assertThat(meta.has("a")).as("attempts 0 is left out").isFalse();
+        assertThat(meta.has("l")).as("the pull lane is the default").isFalse();
+        assertThat(raw.meta(p, "s2").get("l").asInt()).isEqualTo(1);
+        assertThat(raw.redis().sismember(RedisKeys.TOPICS, topic)).isTrue();
+    }
+
+    @Test
+    void aLeaseMovesTheJobToLeasedWithItsDeadlineAndToken() throws Exception {
+        store.enqueue(NewJob.delayed(topic, "l1", PAYLOAD, 0, 3));
+        Thread.sleep(5);
+        ReserveResult r = store.reserve(topic, Delivery.PULL, 1, 10_000);
+        Lease lease = r.leases().get(0);
+        assertThat(raw.entries(p.schedPull())).isEmpty();
+        assertThat(raw.entries(p.leased())).containsExactly(Map.entry("l1", lease.deadline()));
+        assertThat(lease.deadline()).isEqualTo(r.now() + 10_000);
+        JsonNode meta = raw.meta(p, "l1");
+        assertThat(meta.get("s").asText()).isEqualTo("L");
+        assertThat(meta.get("a").asInt()).isEqualTo(1);
+        assertThat(meta.get("t").asText()).isEqualTo(Long.toString(lease.token()));
+        assertThat(raw.payload(p, "l1")).isEqualTo(PAYLOAD);
+
+        store.ack(List.of(LeaseRef.of(lease)));
+        assertThat(raw.entries(p.leased())).isEmpty();
+        assertThat(raw.entries(p.finished())).containsOnlyKeys("l1");
+        JsonNode done = raw.meta(p, "l1");
+        assertThat(done.get("s").asText()).isEqualTo("Y");
+        assertThat(done.has("t")).as("no token once finished").isFalse();
+        assertThat(raw.entries(p.finished()).get("l1")).isEqualTo(done.get("x").asLong());
+        assertThat(raw.redis().hget(p.stats(), "succeeded")).isEqualTo("1");
+        assertThat(raw.redis().xlen(p.archive())).as("succeeded jobs are not archived by default").isZero();
+    }
+
+    @Test
+    void aDeadJobIsWrittenToTheArchiveStream() throws Exception {
+        store.enqueue(NewJob.delayed(topic, "d1", PAYLOAD, 0, 3));
+        Thread.sleep(5);
+        Lease lease = store.reserve(topic, Delivery.PULL, 1, 10_000).leases().get(0);
+        store.nack(LeaseRef.of(lease), Failure.dead("gone", 410));
+        List<StreamEntry> entries = raw.redis().xrange(p.archive(), "-", "+");
+        assertThat(entries).hasSize(1);
+        assertThat(entries.get(0).getFields().get("i")).isEqualTo("d1");
+        assertThat(entries.get(0).getFields().get("r")).isEqualTo(raw.record(p, "d1"));
+        assertThat(raw.redis().hget(p.stats(), "dead")).isEqualTo("1");
+        store.deleteOutbox(store.readOutbox(100_000).stream().filter(e -> e.job().topic().equals(topic)).toList());
+        assertThat(raw.redis().xlen(p.archive())).isZero();
+    }
+
+    @Test
+    void finishedRecordsAreTrimmedAfterTheRetentionByLaterFinishes() throws Exception {
+        store.close();
+        store = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withFinishedRetention(Duration.ofMillis(200)));
+        store.enqueue(List.of(NewJob.delayed(topic, "old", PAYLOAD, 0, 3), NewJob.delayed(topic, "new", PAYLOAD, 0, 3)));
+        Thread.sleep(5);
+        Map<String, Lease> leases = new java.util.HashMap<>();
+        store.reserve(topic, Delivery.PULL, 2, 10_000).leases().forEach(l -> leases.put(l.job().id(), l));
+        store.ack(List.of(LeaseRef.of(leases.get("old"))));
+        assertThat(store.find(new JobRef(topic, "old"))).isPresent();
+        Thread.sleep(300);
+        store.ack(List.of(LeaseRef.of(leases.get("new"))));
+        assertThat(store.find(new JobRef(topic, "old"))).as("trimmed").isEmpty();
+        assertThat(store.find(new JobRef(topic, "new"))).isPresent();
+        assertThat(raw.entries(p.finished())).containsOnlyKeys("new");
+        // a trimmed id may be used again
+        assertThat(store.enqueue(NewJob.delayed(topic, "old", "{\"again\":1}", 0, 3)).created()).isTrue();
+    }
+
+    @Test
+    void historyKeepsTheLastAttemptsOnly() throws Exception {
+        store.close();
+        store = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withHistorySize(2));
+        store.enqueue(NewJob.delayed(topic, "h", PAYLOAD, 0, 10));
+        for (int i = 1; i <= 4; i++) {
+            Thread.sleep(3);
+            Lease lease = store.reserve(topic, Delivery.PULL, 1, 10_000).leases().get(0);
+            store.nack(LeaseRef.of(lease), Failure.retryAfter(0, "fail " + i, 500 + i));
+        }
+        var history = store.find(new JobRef(topic, "h")).orElseThrow().history();
+        assertThat(history).extracting(a -> a.error()).containsExactly("fail 3", "fail 4");
+        assertThat(history).extracting(a -> a.number()).containsExactly(3, 4);
+    }
+
+    @Test
+    void aNewEarliestJobPublishesOneWakeMessage() throws Exception {
+        List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var pubSub = new redis.clients.jedis.JedisPubSub() {
+            @Override
+            public void onMessage(String channel, String message) {
+                if (message.startsWith(topic + "\n")) {
+                    messages.add(message);
+                }
+            }
+        };
+        Thread listener = new Thread(() -> raw.redis().subscribe(pubSub, RedisKeys.WAKE));
+        listener.setDaemon(true);
+        listener.start();
+        JobStoreContractSupport.awaitTrue(pubSub::isSubscribed, 2_000);
+        long first = store.enqueue(NewJob.delayed(topic, "w1", PAYLOAD, 30_000, 3)).job().runAt();
+        store.enqueue(NewJob.delayed(topic, "w2", PAYLOAD, 60_000, 3));
+        JobStoreContractSupport.awaitTrue(() -> !messages.isEmpty(), 2_000);
+        Thread.sleep(100);
+        pubSub.unsubscribe();
+        assertThat(messages).containsExactly(topic + "\nPULL\n" + first);
+    }
+}

@@ -1,0 +1,104 @@
+package io.delayq.redis;
+
+import io.delayq.core.Delivery;
+import io.delayq.core.JobRef;
+import io.delayq.core.LeaseRef;
+import io.delayq.core.NewJob;
+import io.delayq.core.StoreStatus;
+import io.delayq.redis.Scripts.Op;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ScriptsTest {
+    private static final Path LUA = Path.of("src/main/resources/io/delayq/redis/lua");
+
+    @Test
+    void everyScriptLoadsIntoARealServer() {
+        try (UnifiedJedis redis = RedisClient.create(EmbeddedRedis.sharedTestUri())) {
+            Scripts scripts = new Scripts(redis);
+            scripts.loadAll(RedisKeys.TOPICS);
+            for (Op op : Op.values()) {
+                assertThat(redis.scriptExists(scripts.sha(op), RedisKeys.TOPICS)).as(op.resource()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void includesAreResolved() {
+        try (UnifiedJedis redis = RedisClient.create(EmbeddedRedis.sharedTestUri())) {
+            Scripts scripts = new Scripts(redis);
+            for (Op op : Op.values()) {
+                String source = scripts.source(op);
+                assertThat(source).as(op.resource()).doesNotContain("--#include").contains("local function now_ms()");
+            }
+        }
+    }
+
+    @Test
+    void everyOperationHasAScriptWithAContractHeader() throws IOException {
+        for (Op op : Op.values()) {
+            String text = Files.readString(LUA.resolve(op.resource()));
+            assertThat(text).as(op.resource()).startsWith("-- " + op.resource().replace(".lua", "") + ":")
+                    .contains("-- KEYS[1]").contains("-- ARGV[1]").containsPattern("-- Returns");
+        }
+    }
+
+    @Test
+    void noScriptScansTheKeyspaceOrBuildsKeyNames() throws IOException {
+        Pattern forbidden = Pattern.compile("redis\\.call\\(\\s*'(KEYS|SCAN|HSCAN|ZSCAN|SSCAN|FLUSHDB|FLUSHALL)'",
+                Pattern.CASE_INSENSITIVE);
+        Pattern keyLiteral = Pattern.compile("'dq:(?!wake')[^']*'");
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(LUA)) {
+            files = walk.filter(p -> p.toString().endsWith(".lua")).toList();
+        }
+        assertThat(files).hasSizeGreaterThanOrEqualTo(Op.values().length + 1);
+        for (Path file : files) {
+            String text = Files.readString(file);
+            Matcher bad = forbidden.matcher(text);
+            assertThat(bad.find()).as("%s calls %s", file, bad.find() ? bad.group(1) : "").isFalse();
+            assertThat(keyLiteral.matcher(text).find()).as("%s names a key instead of taking it from KEYS", file).isFalse();
+            assertThat(text).as(file.toString()).doesNotContainIgnoringCase("'scan'").doesNotContainIgnoringCase("\"keys\"");
+        }
+    }
+
+    @Test
+    void aFlushedScriptCacheIsReloadedAndTheCallRetried() {
+        String uri = EmbeddedRedis.sharedTestUri();
+        String topic = "t-" + UUID.randomUUID();
+        try (RedisJobStore store = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withPartitions(2, Map.of()));
+             UnifiedJedis admin = RedisClient.create(uri)) {
+            admin.scriptFlush();
+            assertThat(store.enqueue(NewJob.delayed(topic, "a", "{}", 0, 3)).created()).isTrue();
+
+            admin.scriptFlush();
+            // a batch over two partitions goes through a pipeline: each NOSCRIPT answer is repeated
+            List<NewJob> batch = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                batch.add(NewJob.delayed(topic, "b" + i, "{}", 0, 3));
+            }
+            assertThat(store.enqueue(batch)).allSatisfy(r -> assertThat(r.created()).isTrue());
+
+            admin.scriptFlush();
+            var leases = store.reserve(topic, Delivery.PULL, 100, 30_000).leases();
+            assertThat(leases).hasSize(21);
+            admin.scriptFlush();
+            assertThat(store.ack(leases.stream().map(LeaseRef::of).toList())).containsOnly(StoreStatus.OK);
+            assertThat(store.find(new JobRef(topic, "a")).orElseThrow().state().isFinal()).isTrue();
+        }
+    }
+}
