@@ -1,0 +1,85 @@
+package io.delayq.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.bench.report.ReportWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the whole harness once at tiny size, in process, on its own redis-server: proves every workload, adapter and
+ * output works. No timing assertions — only that each table, the JSON and the charts were produced.
+ */
+class BenchHarnessTest {
+
+    @Test
+    void aTinyRunWritesEveryTableTheJsonAndTheCharts(@TempDir Path out) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        ReportWriter.Written w = BenchMain.run(new PrintStream(log, true, StandardCharsets.UTF_8),
+                "--tiny", "--impl", "delayq,redisson,naive", "--only", "W1,W2,W3,W5,CEILING", "--out", out.toString());
+
+        String md = Files.readString(w.markdown());
+        assertThat(md).contains("### W1 enqueue", "### Redis memory per pending job", "### W2 timing precision",
+                "### W3 drain", "### W5 scale");
+        for (String table : new String[]{"W1", "MEMORY", "W2", "W3"}) {
+            assertThat(section(md, table)).as(table + " rows").contains("| delayq |", "| redisson-4.7.0 |", "| naive-jedis-8.0.2 |",
+                    "**delayq ÷ best peer**");
+        }
+        assertThat(md).contains("| delayq @ 2,000 pending |", "| delayq @ 10,000 pending |");
+        assertThat(md).doesNotContain("failed (");
+        if (BenchRedis.findOnPath("redis-benchmark") != null) {
+            assertThat(md).contains("### Physical limit", "| EVALSHA HSET+ZADD |", "| floor: HASH+ZSET");
+        } else {
+            assertThat(md).contains("ceiling: skipped: redis-benchmark is not on the PATH");
+        }
+        for (String png : new String[]{"w1-throughput.png", "w2-lateness.png", "w3-throughput.png"}) {
+            Path p = out.resolve(png);
+            assertThat(p).exists();
+            byte[] head = Files.readAllBytes(p);
+            assertThat(head.length).as(png).isGreaterThan(1000);
+            assertThat(new String(head, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
+        }
+        JsonNode json = new ObjectMapper().readTree(w.json().toFile());
+        assertThat(json.get("runs").size()).isGreaterThanOrEqualTo(3 * 3 + 2);
+        assertThat(json.get("summary").get("W2").get("delayq").get("lost").get("median").asDouble()).isZero();
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("Redis: redis-server");
+    }
+
+    @Test
+    void serviceWorkloadsSayWhyTheyWereSkippedWhenThereIsNoServiceJar(@TempDir Path out) throws Exception {
+        ReportWriter.Written w = BenchMain.run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                "--tiny", "--only", "W4,W6", "--service-jar", out.resolve("missing.jar").toString(), "--out", out.toString());
+        String md = Files.readString(w.markdown());
+        assertThat(md).contains("### W4 end to end over HTTP", "### W6 failure",
+                "delayq-service: skipped: service jar not found");
+    }
+
+    @Test
+    void badOptionsAreRefusedWithUsage() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchOptions.parse("--only", "W9"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown workload 'W9'");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchOptions.parse("--impl", "kafka"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("choose from");
+    }
+
+    /** The text of one table: from its heading to the next heading. */
+    private static String section(String md, String table) {
+        String heading = switch (table) {
+            case "W1" -> "### W1 enqueue";
+            case "MEMORY" -> "### Redis memory";
+            case "W2" -> "### W2 timing";
+            default -> "### W3 drain";
+        };
+        int from = md.indexOf(heading);
+        int to = md.indexOf("\n### ", from + 1);
+        return md.substring(from, to < 0 ? md.length() : to);
+    }
+}
