@@ -4,7 +4,9 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
+import io.delayq.service.consumer.ConsumerEndpoints;
 import io.delayq.service.delivery.CallbackGuard;
+import io.delayq.service.delivery.DeliveryEngine;
 import io.delayq.service.delivery.DeliveryFactory;
 import io.delayq.service.errors.CatchAllMapper;
 import io.delayq.service.errors.IllegalArgumentExceptionMapper;
@@ -61,8 +63,8 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         DeliveryFactory delivery = config.getDelivery();
         PolicyDefaults policy = delivery.policyDefaults();
         CallbackGuard guard = delivery.callbackGuard();
-        // TODO(delivery): wire the engine once DeliveryEngine lands:
-        //  DeliveryEngine engine = delivery.build(store, environment);
+        DeliveryEngine engine = delivery.build(store, environment);
+        ConsumerEndpoints.register(environment, store, policy);
 
         TopicDepthGauges gauges = new TopicDepthGauges(store, environment.metrics());
         environment.lifecycle().manage(new io.dropwizard.lifecycle.Managed() {
@@ -80,7 +82,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         jersey.register(new JobsResource(store, scheduler, config.getLimits().getMaxBatchSize()));
         jersey.register(new TopicsResource(store));
         jersey.register(new TopicResource(store, new TopicSettingsUpdate(environment.getObjectMapper(), scheduler),
-                topic -> { }));
+                engine::wake));
         jersey.register(new OpenApiResource(environment.getObjectMapper()));
     }
 

@@ -2,6 +2,7 @@ package io.delayq.service;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.delayq.core.JobStoreFactory;
+import io.delayq.redis.RedisJobStoreFactory;
 import io.delayq.service.auth.AuthFactory;
 import io.delayq.service.config.LimitsFactory;
 import io.delayq.service.delivery.DeliveryFactory;
@@ -30,7 +31,7 @@ import jakarta.validation.constraints.NotNull;
 public class DelayqConfiguration extends Configuration {
     @Valid
     @NotNull
-    private JobStoreFactory store;
+    private JobStoreFactory store = new RedisJobStoreFactory();
 
     @Valid
     @NotNull

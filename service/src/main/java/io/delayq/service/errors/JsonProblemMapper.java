@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerationException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
@@ -27,9 +28,10 @@ public final class JsonProblemMapper extends ProblemMapper<JsonProcessingExcepti
             return serverErrors.problem(e);
         }
         String where = where(e.getLocation());
-        if (e instanceof JsonParseException) {
-            return Problem.of("malformed-json", 400, "The body is not valid JSON" + where + ": " + e.getOriginalMessage())
-                    .with("location", where.isEmpty() ? null : where.substring(4));
+        if (e instanceof JsonParseException || e.getCause() instanceof StreamReadException) {
+            Problem problem = Problem.of("malformed-json", 400, "The body is not valid JSON" + where + ": "
+                    + clean(e.getOriginalMessage()));
+            return where.isEmpty() ? problem : problem.with("location", where.substring(4));
         }
         if (e instanceof JsonMappingException mapping) {
             String field = fieldPath(mapping.getPath());
@@ -52,8 +54,14 @@ public final class JsonProblemMapper extends ProblemMapper<JsonProcessingExcepti
                     + " — see the API description at /openapi.yaml";
         }
         Throwable cause = e instanceof ValueInstantiationException ? rootCause(e) : null;
-        String reason = cause != null && cause != e ? cause.getMessage() : e.getOriginalMessage();
+        String reason = clean(cause != null && cause != e ? cause.getMessage() : e.getOriginalMessage());
         return field.isEmpty() ? "The body has the wrong shape: " + reason : "Field '" + field + "' is invalid: " + reason;
+    }
+
+    /** Jackson's messages point at its own source description, which means nothing to a client. */
+    private static String clean(String message) {
+        return message == null ? "" : message.replaceAll("\\s*\\(start marker at \\[Source:[^]]*]\\)", "")
+                .replaceAll("\\s*at \\[Source:[^]]*]", "");
     }
 
     private static Throwable rootCause(Throwable e) {

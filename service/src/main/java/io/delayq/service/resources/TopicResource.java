@@ -20,7 +20,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -35,16 +34,16 @@ import java.util.function.Consumer;
 public class TopicResource {
     private final JobStore store;
     private final TopicSettingsUpdate update;
-    private final Consumer<String> deliverable;
+    private final Consumer<String> settingsChanged;
 
     /**
-     * @param deliverable told when a topic may have become deliverable (resumed, or given a callback), so the delivery
-     *                    engine looks at it now rather than at its next sweep
+     * @param settingsChanged told after each change, so that this instance's delivery engine re-reads the settings and
+     *                        looks for due jobs now (a resumed topic, a new default callback) rather than later
      */
-    public TopicResource(JobStore store, TopicSettingsUpdate update, Consumer<String> deliverable) {
+    public TopicResource(JobStore store, TopicSettingsUpdate update, Consumer<String> settingsChanged) {
         this.store = store;
         this.update = update;
-        this.deliverable = deliverable;
+        this.settingsChanged = settingsChanged;
     }
 
     /**
@@ -85,11 +84,7 @@ public class TopicResource {
         TopicSettings current = store.settings(topic);
         TopicSettings next = update.apply(current, body);
         store.putSettings(topic, next);
-        boolean resumed = current.isPaused() && !next.isPaused();
-        boolean newCallback = next.callback() != null && !Objects.equals(next.callback(), current.callback());
-        if (resumed || newCallback) {
-            deliverable.accept(topic);
-        }
+        settingsChanged.accept(topic);
         return view(topic);
     }
 

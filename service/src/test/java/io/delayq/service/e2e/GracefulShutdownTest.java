@@ -1,0 +1,77 @@
+package io.delayq.service.e2e;
+
+import io.delayq.redis.EmbeddedRedis;
+import io.delayq.service.DelayqApplication;
+import io.delayq.service.DelayqConfiguration;
+import io.delayq.service.support.Api;
+import io.delayq.service.support.CallbackReceiver;
+import io.delayq.service.support.TestApps;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.DropwizardTestSupport;
+import io.dropwizard.testing.ResourceHelpers;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Stopping the service while callbacks are in flight loses nothing: in-flight attempts finish within the grace
+ * period, and a second instance on the same Redis delivers everything else.
+ */
+class GracefulShutdownTest {
+    private static final int IN_FLIGHT = 10;
+    private static final int LATER = 20;
+
+    private static DropwizardTestSupport<DelayqConfiguration> newApp() {
+        return new DropwizardTestSupport<>(DelayqApplication.class, ResourceHelpers.resourceFilePath("test-config.yml"),
+                ConfigOverride.config("store.uri", EmbeddedRedis::sharedTestUri));
+    }
+
+    @Test
+    void stopWithCallbacksInFlightThenASecondInstanceDeliversTheRest() throws Exception {
+        String topic = TestApps.topic();
+        try (CallbackReceiver receiver = new CallbackReceiver()) {
+            receiver.slowMs(800);
+            DropwizardTestSupport<DelayqConfiguration> first = newApp();
+            first.before();
+            Api api = new Api("http://127.0.0.1:" + first.getLocalPort(), TestApps.PRODUCER);
+            String slow = receiver.url("/slow/" + topic);
+            for (int i = 0; i < IN_FLIGHT; i++) {
+                api.post("/v1/topics/" + topic + "/jobs", "{\"id\":\"now-" + i + "\",\"payload\":" + i
+                        + ",\"timeout\":\"3s\",\"callback\":{\"url\":\"" + slow + "\"}}");
+            }
+            for (int i = 0; i < LATER; i++) {
+                api.post("/v1/topics/" + topic + "/jobs", "{\"id\":\"later-" + i + "\",\"delayMs\":1500,\"payload\":"
+                        + i + ",\"timeout\":\"3s\",\"callback\":{\"url\":\"" + receiver.url("/ok/" + topic) + "\"}}");
+            }
+            Thread.sleep(300);  // the first jobs are now being delivered (each takes 800 ms)
+            first.after();
+
+            DropwizardTestSupport<DelayqConfiguration> second = newApp();
+            second.before();
+            try {
+                Set<String> expected = new HashSet<>();
+                for (int i = 0; i < IN_FLIGHT; i++) {
+                    expected.add("now-" + i);
+                }
+                for (int i = 0; i < LATER; i++) {
+                    expected.add("later-" + i);
+                }
+                receiver.await(r -> topic.equals(r.header("Delayq-Topic"))
+                        && distinctIds(receiver, topic).containsAll(expected), 1, Duration.ofSeconds(20));
+                assertThat(distinctIds(receiver, topic)).containsAll(expected);
+            } finally {
+                second.after();
+            }
+        }
+    }
+
+    private static Set<String> distinctIds(CallbackReceiver receiver, String topic) {
+        return receiver.received(r -> topic.equals(r.header("Delayq-Topic"))).stream()
+                .map(r -> r.header("Delayq-Id")).collect(Collectors.toSet());
+    }
+}

@@ -1,0 +1,46 @@
+package io.delayq.service.health;
+
+import io.delayq.service.DelayqConfiguration;
+import io.delayq.service.support.Api;
+import io.delayq.service.support.Api.Answer;
+import io.delayq.service.support.TestApps;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The admin port reports the store and the delivery engine healthy, and exposes the service's metrics. */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class HealthCheckTest {
+    static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
+
+    @Test
+    void storeAndEngineAreHealthy() throws InterruptedException {
+        Api admin = new Api("http://127.0.0.1:" + APP.getAdminPort(), null);
+        Answer health = admin.get("/healthcheck");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (health.status() != 200 && System.nanoTime() < deadline) {
+            Thread.sleep(200);  // the engine reports healthy once its first sweep has run
+            health = admin.get("/healthcheck");
+        }
+        assertThat(health.status()).as(health.toString()).isEqualTo(200);
+        assertThat(health.json().path("store").path("healthy").asBoolean()).isTrue();
+        assertThat(health.json().path("engine").path("healthy").asBoolean()).isTrue();
+    }
+
+    @Test
+    void metricsCountEnqueuedJobsAndTrackTopicDepth() {
+        Api api = TestApps.api(APP);
+        String topic = TestApps.topic();
+        api.post("/v1/topics/" + topic + "/jobs", "{\"delayMs\":60000,\"payload\":{}}");
+
+        Answer metrics = new Api("http://127.0.0.1:" + APP.getAdminPort(), null).get("/metrics");
+        assertThat(metrics.json().path("meters").path("delayq.jobs.enqueued").path("count").asLong()).isPositive();
+        assertThat(metrics.json().path("gauges").path("delayq.topics." + topic + ".scheduled").path("value").asLong())
+                .isEqualTo(1);
+    }
+}
