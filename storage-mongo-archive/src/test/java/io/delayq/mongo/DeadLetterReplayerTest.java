@@ -135,6 +135,33 @@ class DeadLetterReplayerTest {
     }
 
     @Test
+    void aReplayScheduledByARequestThatDiedBeforeRecordingItIsRecordedNotDoubled() {
+        String topic = newTopic();
+        DeadLetter dead = deadLetter(topic, "crash");
+        // The earlier request scheduled crash:r1 (with a delay) and died before recording the replay.
+        store.enqueue(io.delayq.core.NewJob.delayed(topic, "crash:r1", dead.job().payload(), 30_000, 2));
+
+        ReplayOutcome outcome = replayer(0).replay(dead.ref(), ReplayRequest.now());
+
+        assertThat(outcome.duplicate()).isFalse();
+        assertThat(outcome.replay().newJobId()).isEqualTo("crash:r1");
+        assertThat(outcome.deadLetter().replayCount()).isEqualTo(1);
+        assertThat(store.find(new JobRef(topic, "crash:r2"))).isEmpty();
+    }
+
+    @Test
+    void aReplayIdTakenByAnUnrelatedJobIsAConflictNotAReplay() {
+        String topic = newTopic();
+        DeadLetter dead = deadLetter(topic, "taken");
+        store.enqueue(io.delayq.core.NewJob.delayed(topic, "taken:r1", "{\"someone\":\"else\"}", 30_000, 2));
+
+        assertThatThrownBy(() -> replayer(0).replay(dead.ref(), ReplayRequest.now()))
+                .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.status()).isEqualTo(StoreStatus.CONFLICT))
+                .hasMessageContaining("taken:r1");
+        assertThat(fixture.archive.deadLetter(dead.ref()).orElseThrow().replayCount()).isZero();
+    }
+
+    @Test
     void aReplayCanTakeANewDelayAndCallback() {
         String topic = newTopic();
         DeadLetter dead = deadLetter(topic, "moved");

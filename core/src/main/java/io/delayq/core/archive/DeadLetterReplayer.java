@@ -79,13 +79,17 @@ public final class DeadLetterReplayer {
         int number = deadLetter.replayCount() + 1;
         String newId = replayId(deadLetter.job().id(), number);
         EnqueueResult enqueued = store.enqueue(newJob(deadLetter.job(), newId, request));
-        // CONFLICT: a job of that id exists with other options, i.e. an earlier request for this same replay got as
-        // far as scheduling. That job is the replay; record it rather than schedule a second one.
         Job job = enqueued.job();
+        if (enqueued.status() == StoreStatus.CONFLICT && !deadLetter.job().payload().equals(job.payload())) {
+            throw new StoreException(StoreStatus.CONFLICT, "cannot replay " + deadLetter.ref() + ": its replay id "
+                    + newId + " is already used by another job of the topic; purge or rename that job first");
+        }
+        // Otherwise a CONFLICT means an earlier request for this same replay got as far as scheduling it (with other
+        // options) and died: that job is the replay. Record it rather than schedule a second one.
         var replay = new DeadLetter.Replay(number, store.now(), newId, request.requestKey());
         if (archive.recordReplay(deadLetter.key(), deadLetter.replayCount(), replay)) {
             DeadLetter recorded = archive.deadLetter(deadLetter.key()).orElse(deadLetter);
-            return new ReplayOutcome(recorded, replay, enqueued.status() == StoreStatus.CONFLICT, job);
+            return new ReplayOutcome(recorded, replay, false, job);
         }
         DeadLetter now = archive.deadLetter(deadLetter.key()).orElseThrow(() -> new StoreException(
                 StoreStatus.NOT_FOUND, "dead letter " + deadLetter.key() + " was purged while it was being replayed"));
