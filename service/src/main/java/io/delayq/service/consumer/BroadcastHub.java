@@ -36,6 +36,7 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
     private final ScheduledExecutorService keepAlive;
     private volatile Sse sse;
+    private volatile boolean closed;
 
     BroadcastHub(ObjectMapper mapper) {
         this.mapper = mapper;
@@ -50,6 +51,10 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
 
     /** Adds a subscriber to a topic and greets it with a comment, so it knows its stream is open. */
     void subscribe(String topic, SseEventSink sink, Sse sse) {
+        if (closed) {
+            sink.close(); // shutting down: the client reconnects to another instance
+            return;
+        }
         this.sse = sse;
         topics.computeIfAbsent(topic, name -> new Topic(sse.newBroadcaster())).broadcaster.register(sink);
         sink.send(sse.newEventBuilder().comment("subscribed to " + topic).build());
@@ -101,6 +106,10 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
     /** Closes every stream; clients reconnect to another instance. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         keepAlive.shutdownNow();
         for (Topic t : topics.values()) {
             t.broadcaster.close();

@@ -5,6 +5,7 @@ import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.Managed;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,15 @@ public final class ConsumerEndpoints implements Managed {
         environment.jersey().register(new LeaseResource(store, defaults, endpoints.waiters));
         environment.jersey().register(new EventsResource(endpoints.hub));
         environment.lifecycle().manage(endpoints);
+        // Jetty's graceful stop waits for requests in progress; parked long polls and open event streams would hold
+        // it for up to its grace period, so they are answered and closed as soon as stopping begins.
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStopping(LifeCycle event) {
+                endpoints.waiters.close();
+                endpoints.hub.close();
+            }
+        });
         return endpoints;
     }
 

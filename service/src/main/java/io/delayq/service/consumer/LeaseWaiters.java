@@ -14,6 +14,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -71,14 +72,27 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
         }
         Waiter waiter = new Waiter(topic, request, response);
         topic.add(waiter);
-        waiter.timeout = executor.schedule(waiter::expire, request.waitMs(), TimeUnit.MILLISECONDS);
+        try {
+            waiter.timeout = executor.schedule(waiter::expire, request.waitMs(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException shuttingDown) {
+            waiter.expire();
+            return;
+        }
+        if (closed) {
+            waiter.expire(); // close() may have missed it
+            return;
+        }
         // Jersey's own timeout is only a backstop should the timer above ever be lost.
         response.setTimeoutHandler(r -> waiter.expire());
         response.setTimeout(request.waitMs() + 10_000, TimeUnit.MILLISECONDS);
         arm(topic, first.nextDueAt());
         if (topic.wakes.get() != wakesBefore) {
             // A wake-up arrived between our reserve and parking: it may have been for us.
-            executor.execute(() -> drain(topic));
+            try {
+                executor.execute(() -> drain(topic));
+            } catch (RejectedExecutionException shuttingDown) {
+                waiter.expire();
+            }
         }
     }
 
@@ -102,6 +116,9 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
     /** Answers every parked request with an empty list and stops the timers. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
         sweep.cancel(false);
         for (Topic topic : topics.values()) {
@@ -143,7 +160,7 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
             long delay = Math.max(0, dueAt - topic.storeNow());
             try {
                 topic.timer = executor.schedule(() -> fire(topic), delay, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 topic.timer = null; // shutting down
             }
         }
