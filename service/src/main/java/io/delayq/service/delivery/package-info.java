@@ -1,0 +1,98 @@
+/**
+ * The push delivery engine: takes due jobs of the push lane from the {@link io.delayq.core.JobStore} at their due time
+ * and POSTs them to their callbacks, or publishes broadcast jobs to every instance.
+ *
+ * <h2>Pieces</h2>
+ * <ul>
+ *   <li>{@link io.delayq.service.delivery.DeliveryFactory}: the {@code delivery:} configuration block (defaults and
+ *       the settings table are in its Javadoc); builds the engine, the {@link io.delayq.core.PolicyDefaults} and the
+ *       {@link io.delayq.service.delivery.CallbackGuard}.</li>
+ *   <li>{@link io.delayq.service.delivery.DeliveryEngine}: the Dropwizard {@code Managed} engine.</li>
+ *   <li>{@link io.delayq.service.delivery.CallbackGuard}: which callback URLs may be called, checked at scheduling
+ *       (without DNS) and again before every delivery (with DNS, every resolved address).</li>
+ *   <li>{@link io.delayq.service.delivery.Signatures}: the {@code Delayq-Signature} header, to sign and to verify.</li>
+ * </ul>
+ *
+ * <h2>Finding due jobs: timers, not polling</h2>
+ * The engine never asks the store "is anything due?" on a fixed interval. It keeps <b>one timer per topic</b>, armed
+ * for the topic's next due time, on a single {@code ScheduledThreadPoolExecutor} (a heap of delayed tasks, waits with
+ * {@code awaitNanos}, so it fires within a fraction of a millisecond). A timer is armed from three sources:
+ * <ol>
+ *   <li>what {@code reserve} returns: every call answers the topic's next due time ({@code nextDueAt}) after what it
+ *       leased, so each reserve re-arms the timer for the next job;</li>
+ *   <li>the store's wake-ups ({@code StoreListener.onWake(topic, dueAt)}, Redis pub/sub): a job scheduled ahead of
+ *       everything else in its topic, on any instance;</li>
+ *   <li>a slow <b>safety sweep</b> ({@code sweepInterval}, default 5 s) over {@code topics()} reading
+ *       {@code nextDueAt(topic, PUSH)} and {@code nextLeaseDeadline(topic)}, for a wake-up lost while the
+ *       subscription reconnected. Its cost is two O(log N) reads per topic per interval, whatever the load.</li>
+ * </ol>
+ * Only the earliest pending timer of a topic is kept: arming a later time than the pending one is a no-op.
+ *
+ * <p>When a timer fires, the engine calls {@code reserve(topic, PUSH, min(reserveBatch, free slots), lease)} on the
+ * timer thread itself (no hand-off between the due time and the store call), dispatches what it got, and goes on
+ * reserving while full batches come back (draining a backlog); then it arms the timer from {@code nextDueAt}.
+ * Under load a reserve takes every job that fell due since the last one, so the number of store calls per job falls
+ * as the rate rises, instead of rising like a busy loop.
+ *
+ * <h2>Two traps avoided</h2>
+ * <ul>
+ *   <li>A Redis blocking command's timeout ({@code BZPOPMIN key 0.01}) is only noticed when Redis's event loop wakes,
+ *       every 100 ms at the default {@code hz 10}: waiting inside Redis cannot give millisecond precision. The timer
+ *       is in the client.</li>
+ *   <li>Re-running the "move due jobs" script back to back whenever the next job is "close" (Redisson) buys
+ *       precision with tens of Redis calls per job. Here an empty answer is never repeated at once: the timer is
+ *       re-armed for the returned due time.</li>
+ * </ul>
+ *
+ * <h2>Whose clock</h2>
+ * The store's clock decides what is due (a job is never handed out before its run time by that clock). The engine
+ * converts store times to local timer delays with an offset estimated from every {@code reserve} answer
+ * ({@code now}, truncated to the ms): {@code storeNow − localTimeOfReceipt} is a lower bound of the true offset, and
+ * the largest recent bound is used, so a timer fires at the due time or a fraction of a millisecond after it, on
+ * hosts whose clocks disagree by any amount. Should a timer still fire early, the empty answer re-arms by the store's
+ * own {@code now} plus the remaining time, which cannot be early, so a bad estimate costs one extra call, never a
+ * loop.
+ *
+ * <h2>Leases, acks and at-least-once</h2>
+ * Every reserved job is leased for its timeout (job, else topic, else {@code callbackTimeout}); the HTTP request's
+ * timeout is that minus a small margin, so the engine records a timeout itself before the lease runs out. A 2xx
+ * answer is acknowledged in batches ({@code ackBatchSize} or after {@code ackFlushInterval}); anything else — another
+ * status, a timeout, a refused connection, a refused address — is a failed attempt, recorded with {@code nack}:
+ * retried after the retry policy's delay (or the receiver's {@code Retry-After} on 429/503, capped by
+ * {@code maxRetryAfter}), or {@code DEAD} when attempts are exhausted or the job has no callback.
+ *
+ * <p>Nothing is lost when the process dies: a lease that is never acknowledged expires and counts as a failed attempt,
+ * and the job is due again. The engine arms a timer at the earliest lease deadline of each topic (found by the sweep)
+ * and calls {@code expireLeases}, for both lanes, so pulling consumers' expired leases come back too. Delivery is
+ * therefore <b>at least once</b>: a receiver may see a job again (after a crash between its 2xx and the ack), and
+ * deduplicates by {@code Delayq-Id} and {@code Delayq-Attempt}.
+ *
+ * <h2>Bounded concurrency</h2>
+ * A global semaphore ({@code maxConcurrency}) and one per topic ({@code maxConcurrencyPerTopic}) bound the callbacks
+ * in flight. The engine reserves only as many jobs as it holds slots for, so a lease never waits for a slot; a topic
+ * that ran out of slots is pumped again a moment (1 ms) after slots free up, so one reserve refills several.
+ * A paused topic is not reserved at all (settings cached for 1 s; {@code DeliveryEngine.wake(topic)} re-reads them
+ * at once after a change on this instance).
+ *
+ * <h2>The request</h2>
+ * {@code POST <callback url>} with the payload bytes exactly as stored, {@code Content-Type: application/json}, the
+ * callback's own headers, and:
+ * <ul>
+ *   <li>{@code Delayq-Id}, {@code Delayq-Topic}, {@code Delayq-Attempt} (1-based), {@code Delayq-Run-At} (RFC 3339);</li>
+ *   <li>{@code Delayq-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signingSecret, "<t>." + body)>}. Verify with
+ *       {@code Signatures.verify(secret, header, body, 300, nowSeconds)}: recompute the HMAC over the timestamp, a dot
+ *       and the raw body, compare in constant time, and reject timestamps more than a few minutes old.</li>
+ * </ul>
+ * The HTTP client is the JDK's non-blocking {@code java.net.http.HttpClient} (HTTP/1.1, keep-alive, no redirects).
+ *
+ * <h2>Shutdown</h2>
+ * {@code stop()} stops reserving and unsubscribes, waits up to {@code shutdownGracePeriod} for callbacks in flight,
+ * flushes pending acks, and leaves whatever is still in flight to lease expiry.
+ *
+ * <h2>Metrics ({@code delayq.delivery.*})</h2>
+ * {@code delivered}, {@code failed}, {@code dead}, {@code reserve-calls}, {@code reserved} (meters);
+ * {@code callback-latency} (timer); {@code lateness} (histogram, ms from run time to the start of delivery, by the
+ * store's clock); {@code in-flight} (gauge). Health check {@code engine}: running and its sweep reached the store
+ * recently.
+ */
+package io.delayq.service.delivery;
