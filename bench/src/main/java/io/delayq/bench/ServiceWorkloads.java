@@ -81,11 +81,18 @@ public final class ServiceWorkloads {
         redis.flushAll();
     }
 
-    /** A placeholder jar (the module skeleton) has no Dropwizard application in it. */
+    /**
+     * A placeholder jar (the module skeleton) has no Dropwizard application in it; a thin jar whose manifest
+     * {@code Class-Path} names the classes (handy while developing) is accepted too.
+     */
     static boolean hasApplication(Path jar) {
-        try (var zip = new java.util.zip.ZipFile(jar.toFile())) {
-            return zip.getEntry("io/delayq/service/DelayqConfiguration.class") != null
+        try (var zip = new java.util.jar.JarFile(jar.toFile())) {
+            boolean fat = zip.getEntry("io/delayq/service/DelayqConfiguration.class") != null
                     && zip.getEntry("io/dropwizard/core/Application.class") != null;
+            var mf = zip.getManifest();
+            boolean thin = mf != null && mf.getMainAttributes().getValue("Class-Path") != null
+                    && mf.getMainAttributes().getValue("Class-Path").contains("delayq");
+            return fat || thin;
         } catch (Exception e) {
             return false;
         }
