@@ -1,6 +1,7 @@
 package io.delayq.client;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -58,8 +59,11 @@ public final class TopicSettingsUpdate {
         return this;
     }
 
-    @JsonAnyGetter
-    Map<String, Object> fields() {
-        return fields;
+    /** The body, with {@code null} written out for reset fields (an object node keeps them whatever the mapper's inclusion). */
+    @JsonValue
+    ObjectNode json() {
+        ObjectNode json = Json.DEFAULT.createObjectNode();
+        fields.forEach((name, value) -> json.set(name, value == null ? json.nullNode() : Json.DEFAULT.valueToTree(value)));
+        return json;
     }
 }
