@@ -2,6 +2,7 @@ package io.delayq.service;
 
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.service.consumer.ConsumerEndpoints;
@@ -50,8 +51,15 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         // ${DELAYQ_TOKEN:-dev-token} in config.yml; unset variables without a default are left as written.
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
-        // A misspelt field must be refused, not silently dropped.
-        bootstrap.getObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        configure(bootstrap.getObjectMapper());
+    }
+
+    /**
+     * The one ObjectMapper setting delayq changes: a misspelt field, in a request body or in the configuration, is
+     * refused rather than silently dropped (Dropwizard's mapper ignores unknown fields).
+     */
+    public static ObjectMapper configure(ObjectMapper mapper) {
+        return mapper.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
     @Override

@@ -1,7 +1,8 @@
 package io.delayq.service.auth;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import jakarta.validation.constraints.AssertTrue;
+import io.dropwizard.validation.ValidationMethod;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 
@@ -68,12 +69,14 @@ public class TokenFactory {
         this.roles = roles;
     }
 
-    @AssertTrue(message = "roles must be among producer, consumer and admin")
+    @JsonIgnore
+    @ValidationMethod(message = "roles must be among producer, consumer and admin")
     public boolean isRolesKnown() {
         return roles == null || roles.stream().allMatch(Role::isKnown);
     }
 
-    @AssertTrue(message = "a token starting with 'sha256:' must be followed by 64 hex digits")
+    @JsonIgnore
+    @ValidationMethod(message = "a token starting with 'sha256:' must be followed by 64 hex digits")
     public boolean isHashWellFormed() {
         return token == null || !token.startsWith(SHA256_PREFIX)
                 || token.substring(SHA256_PREFIX.length()).matches("[0-9a-fA-F]{64}");

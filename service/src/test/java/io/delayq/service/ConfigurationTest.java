@@ -1,0 +1,92 @@
+package io.delayq.service;
+
+import io.delayq.redis.RedisJobStoreFactory;
+import io.dropwizard.configuration.ConfigurationException;
+import io.dropwizard.configuration.ConfigurationValidationException;
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.FileConfigurationSourceProvider;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.configuration.YamlConfigurationFactory;
+import io.dropwizard.core.server.DefaultServerFactory;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.jetty.HttpConnectorFactory;
+import io.dropwizard.jersey.validation.Validators;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The root config.yml (the embedded default) parses and validates, with environment substitution. */
+class ConfigurationTest {
+    private final YamlConfigurationFactory<DelayqConfiguration> factory = new YamlConfigurationFactory<>(
+            DelayqConfiguration.class, Validators.newValidator(), DelayqApplication.configure(Jackson.newObjectMapper()), "dw");
+
+    private static Path rootConfig() {
+        Path fromModule = Path.of("..", "config.yml");
+        return Files.exists(fromModule) ? fromModule : Path.of("config.yml");
+    }
+
+    @Test
+    void rootConfigIsTheEmbeddedDefault() throws Exception {
+        DelayqConfiguration config = factory.build(new SubstitutingSourceProvider(
+                new FileConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)),
+                rootConfig().toString());
+
+        assertThat(config.getStore()).isInstanceOf(RedisJobStoreFactory.class);
+        RedisJobStoreFactory store = (RedisJobStoreFactory) config.getStore();
+        assertThat(store.getUri()).isNull();
+        assertThat(store.getEmbedded().getPort()).isEqualTo(6390);
+        assertThat(store.getEmbedded().isAppendOnly()).isTrue();
+        assertThat(store.getEmbedded().getDataDir()).isEqualTo("./data/redis");
+
+        String secret = System.getenv().getOrDefault("DELAYQ_SIGNING_SECRET", "dev-secret");
+        assertThat(config.getDelivery().getSigningSecret()).isEqualTo(secret);
+        String token = System.getenv().getOrDefault("DELAYQ_TOKEN", "dev-token");
+        assertThat(config.getAuth().getTokens()).singleElement().satisfies(t -> {
+            assertThat(t.getToken()).isEqualTo(token);
+            assertThat(t.getRoles()).containsExactlyInAnyOrder("producer", "consumer", "admin");
+        });
+
+        assertThat(config.getLimits().getMaxPayloadBytes().toBytes()).isEqualTo(64 * 1024);
+        assertThat(config.getLimits().jobRules().maxDelayMs()).isEqualTo(365L * 24 * 3600 * 1000);
+        DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
+        assertThat(server.getApplicationConnectors()).singleElement().satisfies(c ->
+                assertThat(((HttpConnectorFactory) c).getBindHost()).isEqualTo("127.0.0.1"));
+        assertThat(server.getAdminConnectors()).singleElement().satisfies(c ->
+                assertThat(((HttpConnectorFactory) c).getBindHost()).isEqualTo("127.0.0.1"));
+    }
+
+    @Test
+    void defaultsNeedOnlyASigningSecret() throws Exception {
+        DelayqConfiguration config = parse("delivery: {signingSecret: s}\n");
+
+        assertThat(config.getStore()).isInstanceOf(RedisJobStoreFactory.class);
+        assertThat(config.getLimits().getMaxBatchSize()).isEqualTo(1000);
+        assertThat(config.getLimits().getMaxAttempts()).isEqualTo(100);
+        assertThat(config.getAuth().getTokens()).isEmpty();
+    }
+
+    @Test
+    void badValuesAreRefusedWithTheFieldNamed() {
+        assertThatThrownBy(() -> parse("delivery: {signingSecret: s}\nlimits: {maxBatchSize: 0}\n"))
+                .isInstanceOf(ConfigurationValidationException.class).hasMessageContaining("limits.maxBatchSize");
+        assertThatThrownBy(() -> parse("delivery: {signingSecret: s}\nauth: {tokens: [{name: x, token: t, roles: [root]}]}\n"))
+                .isInstanceOf(ConfigurationValidationException.class).hasMessageContaining("roles must be among");
+        assertThatThrownBy(() -> parse("delivery: {signingSecret: s}\nauth: {tokens: [{name: x, token: 'sha256:abc', roles: [admin]}]}\n"))
+                .isInstanceOf(ConfigurationValidationException.class).hasMessageContaining("64 hex digits");
+        assertThatThrownBy(() -> parse("delivery: {signingSecret: s}\nlimits: {maxPayload: 1KiB}\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("maxPayload");
+        assertThatThrownBy(() -> parse("store: {type: nosuchstore}\ndelivery: {signingSecret: s}\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("nosuchstore");
+    }
+
+    private DelayqConfiguration parse(String yaml) throws Exception {
+        return factory.build(path -> new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), "inline.yml");
+    }
+
+}
