@@ -47,6 +47,8 @@ import java.util.concurrent.TimeUnit;
  *       port</td></tr>
  *   <tr><td>{@code embedded.dataDir}</td><td>{@code ./data/mongo}</td><td>where the embedded server keeps its data
  *       file</td></tr>
+ *   <tr><td>{@code embedded.persistent}</td><td>true</td><td>false keeps the embedded archive in memory (tests
+ *       only: dead letters are then lost on restart)</td></tr>
  *   <tr><td>{@code completedRetention}</td><td>7 days</td><td>how long succeeded jobs of topics with
  *       {@code archiveSucceeded} are kept</td></tr>
  *   <tr><td>{@code runMigrations}</td><td>true</td><td>apply missing schema migrations at start-up (else run the
@@ -87,6 +89,8 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
         @NotEmpty
         private String dataDir = "./data/mongo";
 
+        private boolean persistent = true;
+
         @JsonProperty
         public int getPort() {
             return port;
@@ -105,6 +109,16 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
         @JsonProperty
         public void setDataDir(String dataDir) {
             this.dataDir = dataDir;
+        }
+
+        @JsonProperty
+        public boolean isPersistent() {
+            return persistent;
+        }
+
+        @JsonProperty
+        public void setPersistent(boolean persistent) {
+            this.persistent = persistent;
         }
     }
 
@@ -153,7 +167,8 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
         EmbeddedMongo embedded = null;
         String connectionString = uri;
         if (connectionString == null || connectionString.isBlank()) {
-            embedded = EmbeddedMongo.start(this.embedded.getPort(), Path.of(this.embedded.getDataDir()));
+            embedded = EmbeddedMongo.start(this.embedded.getPort(),
+                    this.embedded.isPersistent() ? Path.of(this.embedded.getDataDir()) : null);
             connectionString = embedded.uri();
         }
         ConnectionString parsed;

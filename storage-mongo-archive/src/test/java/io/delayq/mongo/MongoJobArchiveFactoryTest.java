@@ -55,6 +55,7 @@ class MongoJobArchiveFactoryTest {
         assertThat(factory.getDatabase()).isEqualTo("delayq");
         assertThat(factory.getEmbedded().getPort()).isEqualTo(27027);
         assertThat(factory.getEmbedded().getDataDir()).isEqualTo("./data/mongo");
+        assertThat(factory.getEmbedded().isPersistent()).isTrue();
         assertThat(factory.getCompletedRetention()).isEqualTo(Duration.days(7));
         assertThat(factory.isRunMigrations()).isTrue();
     }
@@ -65,6 +66,19 @@ class MongoJobArchiveFactoryTest {
                 .isInstanceOf(ConfigurationValidationException.class)
                 .hasMessageContaining("database")
                 .hasMessageContaining("embedded.port");
+    }
+
+    @Test
+    void anInMemoryEmbeddedArchiveWritesNoFile() throws Exception {
+        var factory = new MongoJobArchiveFactory();
+        factory.getEmbedded().setPort(0);
+        factory.getEmbedded().setPersistent(false);
+        factory.getEmbedded().setDataDir(dataDir.resolve("unused").toString());
+
+        try (var connection = factory.connect()) {
+            assertThat(MongoJobArchiveFactory.migrate(connection.database())).hasSize(1);
+        }
+        assertThat(Files.exists(dataDir.resolve("unused"))).isFalse();
     }
 
     @Test
