@@ -44,6 +44,11 @@ public final class CallbackGuard {
     private static final Pattern NUMERIC_LOOKING =
             Pattern.compile("(0x[0-9a-f]*|[0-9]+)(\\.(0x[0-9a-f]*|[0-9]+)){0,3}\\.?");
 
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+    private static final Set<String> RESERVED_HEADERS = Set.of(
+            "host", "connection", "content-length", "expect", "upgrade", "content-type", "transfer-encoding", "te",
+            "trailer", "keep-alive", "proxy-connection");
+
     private static final Set<String> METADATA_NAMES = Set.of(
             "metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal");
     private static final Cidr LINK_LOCAL_V4 = Cidr.parse("169.254.0.0/16");
@@ -132,6 +137,34 @@ public final class CallbackGuard {
             checkName(url, host);
         }
         return uri;
+    }
+
+    /**
+     * Checks a callback's own headers: names that HTTP or delayq set themselves ({@code Host}, {@code Connection},
+     * {@code Content-Length}, {@code Expect}, {@code Upgrade}, {@code Content-Type}, {@code Delayq-*}) and values
+     * with line breaks are refused, so a job cannot fail at delivery for a header it could never send.
+     *
+     * @throws IllegalArgumentException naming the header and why
+     */
+    public static void checkHeaders(java.util.Map<String, String> headers) {
+        if (headers == null) {
+            return;
+        }
+        for (var header : headers.entrySet()) {
+            String name = header.getKey();
+            if (name == null || !HEADER_NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("callback header name '" + name + "' is not a valid HTTP header name");
+            }
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (RESERVED_HEADERS.contains(lower) || lower.startsWith("delayq-")) {
+                throw new IllegalArgumentException("callback header '" + name
+                        + "' is set by delayq or by HTTP itself and cannot be given; remove it");
+            }
+            String value = header.getValue();
+            if (value == null || value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
+                throw new IllegalArgumentException("callback header '" + name + "' must have a value without line breaks");
+            }
+        }
     }
 
     /**

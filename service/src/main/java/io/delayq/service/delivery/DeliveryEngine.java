@@ -449,7 +449,13 @@ public final class DeliveryEngine implements Managed {
             if (got > 0) {
                 reserved.mark(got);
                 for (Lease lease : result.leases()) {
-                    dispatch(ts, lease, settings);
+                    try {
+                        dispatch(ts, lease, settings);
+                    } catch (RuntimeException e) {
+                        // a bug or an unexpected job shape must not strand the rest of the batch or leak its slot
+                        LOG.error("could not dispatch {}; recording it as a failed attempt", lease.ref(), e);
+                        failed(ts, lease, settings, "delivery failed inside delayq: " + e, null, null);
+                    }
                 }
             }
             if (got < want) {
@@ -601,7 +607,12 @@ public final class DeliveryEngine implements Managed {
                     .timeout(java.time.Duration.ofMillis(timeoutMs))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body));
             for (Map.Entry<String, String> header : callback.headers().entrySet()) {
-                builder.header(header.getKey(), header.getValue());
+                try {
+                    builder.header(header.getKey(), header.getValue());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("the callback header '" + header.getKey()
+                            + "' cannot be sent (" + e.getMessage() + "); fix or remove it in the job's callback");
+                }
             }
             builder.setHeader("Content-Type", "application/json")
                     .setHeader("Delayq-Id", job.id())
@@ -616,9 +627,14 @@ public final class DeliveryEngine implements Managed {
         }
         long sentNanos = System.nanoTime();
         long timeout = timeoutMs;
-        http.sendAsync(request, ResponseSnippet.INSTANCE)
-                .whenCompleteAsync((response, error) -> answered(ts, lease, settings, response, error, sentNanos,
-                        timeout), completions);
+        try {
+            http.sendAsync(request, ResponseSnippet.INSTANCE)
+                    .whenCompleteAsync((response, error) -> answered(ts, lease, settings, response, error, sentNanos,
+                            timeout), completions);
+        } catch (RuntimeException e) {
+            failed(ts, lease, settings, "the callback request could not be started: " + e, null, null);
+            return;
+        }
         if (LOG.isDebugEnabled()) {
             LOG.debug("delivering {} attempt {} to {}", job.ref(), lease.attempt(), uri);
         }

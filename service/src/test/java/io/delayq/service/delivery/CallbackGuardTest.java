@@ -95,4 +95,13 @@ class CallbackGuardTest {
         assertThatThrownBy(() -> strict.resolve(URI.create("http://localhost./x"))).isInstanceOf(IllegalArgumentException.class);
         assertThat(permissive.resolve(URI.create("http://localhost:1/x")).isLoopbackAddress()).isTrue();
     }
+
+    @Test
+    void refusesHeadersThatCannotBeSent() {
+        CallbackGuard.checkHeaders(java.util.Map.of("Authorization", "Bearer x", "X-Tenant", "a"));
+        assertThatThrownBy(() -> CallbackGuard.checkHeaders(java.util.Map.of("Host", "evil"))).hasMessageContaining("'Host'");
+        assertThatThrownBy(() -> CallbackGuard.checkHeaders(java.util.Map.of("Delayq-Id", "x"))).hasMessageContaining("set by delayq");
+        assertThatThrownBy(() -> CallbackGuard.checkHeaders(java.util.Map.of("X-A", "a\r\nX-B: b"))).hasMessageContaining("line breaks");
+        assertThatThrownBy(() -> CallbackGuard.checkHeaders(java.util.Map.of("bad name", "a"))).hasMessageContaining("not a valid");
+    }
 }

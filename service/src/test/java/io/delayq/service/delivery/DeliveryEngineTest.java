@@ -204,11 +204,16 @@ class DeliveryEngineTest {
         start(config());
         store.enqueue(push("metadata", "{}", 0, 1, null, "http://169.254.169.254/latest/meta-data", null));
         store.enqueue(push("nowhere", "{}", 0, 5, null, null, null));
+        store.enqueue(new NewJob(topic, "badheader", "{}", 0L, null, 1, null,
+                new Callback(receiver.url("/h"), Map.of("Connection", "close")), null, false, Delivery.PUSH));
 
         await("both dead", 5_000, () -> find("metadata").state() == JobState.DEAD && find("nowhere").state() == JobState.DEAD);
         assertThat(find("metadata").lastError()).contains("metadata");
         assertThat(find("nowhere").lastError()).contains("no callback");
         assertThat(find("nowhere").attempts()).isEqualTo(1);
+        await("bad header dead", 3_000, () -> find("badheader").state() == JobState.DEAD);
+        assertThat(find("badheader").lastError()).contains("Connection").contains("cannot be sent");
+        assertThat(receiver.count()).isZero();
     }
 
     @Test
