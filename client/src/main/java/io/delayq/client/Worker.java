@@ -163,6 +163,9 @@ public final class Worker implements AutoCloseable {
                 break;
             } catch (ExecutionException e) {
                 freeSlots.release(slots);
+                if (!running) {
+                    break; // the poll was abandoned by close()
+                }
                 failures++;
                 long pause = Math.min(10_000, 250L << Math.min(failures, 6));
                 LOG.log(System.Logger.Level.WARNING, "Leasing from topic " + topic + " failed; retrying in " + pause
@@ -176,6 +179,7 @@ public final class Worker implements AutoCloseable {
             } finally {
                 currentPoll = null;
             }
+            long receivedAt = System.nanoTime();
             freeSlots.release(slots - jobs.size());
             for (LeasedJob job : jobs) {
                 if (!running) {
@@ -183,15 +187,17 @@ public final class Worker implements AutoCloseable {
                     freeSlots.release();
                     continue;
                 }
-                handlers.execute(() -> run(job));
+                handlers.execute(() -> run(job, receivedAt));
             }
         }
     }
 
-    private void run(LeasedJob job) {
+    private void run(LeasedJob job, long receivedAt) {
+        // Extend at two thirds of the lease, counted from when the lease arrived rather than when the handler started.
         long every = Math.max(1, leaseTime.toMillis() * 2 / 3);
+        long first = Math.max(0, every - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - receivedAt));
         ScheduledFuture<?> extension = crashed ? null
-                : extender.scheduleAtFixedRate(() -> extend(job), every, every, TimeUnit.MILLISECONDS);
+                : extender.scheduleAtFixedRate(() -> extend(job), first, every, TimeUnit.MILLISECONDS);
         try {
             handler.handle(job);
             stop(extension);
