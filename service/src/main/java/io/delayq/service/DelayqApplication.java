@@ -31,6 +31,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jersey.errors.EarlyEofExceptionMapper;
 import io.dropwizard.jersey.errors.EofExceptionWriterInterceptor;
 import io.dropwizard.jersey.setup.JerseyEnvironment;
+import io.dropwizard.lifecycle.Managed;
 
 /**
  * The delayq service: {@code java -jar delayq-service.jar server config.yml} (or {@code check config.yml}).
@@ -65,33 +66,42 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
     @Override
     public void run(DelayqConfiguration config, Environment environment) {
         registerProblemMappers(config, environment.jersey());
+        environment.jersey().register(config.getAuth().build());
 
+        // The store is built (and its lifecycle registered) first, so that everything using it stops before it.
         JobStore store = config.getStore().build(environment.lifecycle(), environment.healthChecks(),
                 environment.metrics());
         DeliveryFactory delivery = config.getDelivery();
         PolicyDefaults policy = delivery.policyDefaults();
-        CallbackGuard guard = delivery.callbackGuard();
         DeliveryEngine engine = delivery.build(store, environment);
-        ConsumerEndpoints.register(environment, store, policy);
 
+        registerProducerApi(config, environment, store, policy, delivery.callbackGuard(), engine);
+        ConsumerEndpoints.register(environment, store, policy);
+        environment.jersey().register(new OpenApiResource(environment.getObjectMapper()));
+    }
+
+    /** Jobs and topics: {@code /v1/topics/**} for producers and operators. */
+    private static void registerProducerApi(DelayqConfiguration config, Environment environment, JobStore store,
+                                            PolicyDefaults policy, CallbackGuard guard, DeliveryEngine engine) {
         TopicDepthGauges gauges = new TopicDepthGauges(store, environment.metrics());
-        environment.lifecycle().manage(new io.dropwizard.lifecycle.Managed() {
+        environment.lifecycle().manage(new Managed() {
             @Override
             public void start() {
                 gauges.trackKnownTopics();
             }
         });
         JobScheduler scheduler = new JobScheduler(store, config.getLimits().jobRules(), policy,
-                config.getLimits().getMaxAttempts(), guard::check,
+                config.getLimits().getMaxAttempts(), callback -> {
+                    guard.check(callback.url());
+                    CallbackGuard.checkHeaders(callback.headers());
+                },
                 environment.metrics().meter(MetricRegistry.name("delayq", "jobs", "enqueued")), gauges::track);
 
         JerseyEnvironment jersey = environment.jersey();
-        jersey.register(config.getAuth().build());
         jersey.register(new JobsResource(store, scheduler, config.getLimits().getMaxBatchSize()));
         jersey.register(new TopicsResource(store));
         jersey.register(new TopicResource(store, new TopicSettingsUpdate(environment.getObjectMapper(), scheduler),
                 engine::wake));
-        jersey.register(new OpenApiResource(environment.getObjectMapper()));
     }
 
     /** problem+json for every error, in place of Dropwizard's {@code {code, message}} mappers. */

@@ -31,7 +31,7 @@ public final class JsonProblemMapper extends ProblemMapper<JsonProcessingExcepti
         if (e instanceof JsonParseException || e.getCause() instanceof StreamReadException) {
             Problem problem = Problem.of("malformed-json", 400, "The body is not valid JSON" + where + ": "
                     + clean(e.getOriginalMessage()));
-            return where.isEmpty() ? problem : problem.with("location", where.substring(4));
+            return where.isEmpty() ? problem : problem.with("location", where.substring(2, where.length() - 1));
         }
         if (e instanceof JsonMappingException mapping) {
             String field = fieldPath(mapping.getPath());
@@ -91,6 +91,6 @@ public final class JsonProblemMapper extends ProblemMapper<JsonProcessingExcepti
         if (location == null || location.getLineNr() < 1) {
             return "";
         }
-        return " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        return " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
     }
 }

@@ -35,7 +35,7 @@ public final class JobScheduler {
     private final JobRules rules;
     private final PolicyDefaults policy;
     private final int maxAttempts;
-    private final Consumer<String> callbackGuard;
+    private final Consumer<Callback> callbackGuard;
     private final Meter enqueued;
     private final Consumer<String> topicSeen;
 
@@ -44,12 +44,12 @@ public final class JobScheduler {
      * @param rules         payload and delay limits
      * @param policy        service defaults for attempts and lanes
      * @param maxAttempts   the highest maxAttempts a job or topic may ask for
-     * @param callbackGuard refuses callback URLs the delivery engine would not call (throws IllegalArgumentException)
+     * @param callbackGuard refuses callbacks the delivery engine would not call (throws IllegalArgumentException)
      * @param enqueued      marked once per newly created job
      * @param topicSeen     told about each topic jobs are scheduled in (for per-topic gauges)
      */
     public JobScheduler(JobStore store, JobRules rules, PolicyDefaults policy, int maxAttempts,
-                        Consumer<String> callbackGuard, Meter enqueued, Consumer<String> topicSeen) {
+                        Consumer<Callback> callbackGuard, Meter enqueued, Consumer<String> topicSeen) {
         this.store = store;
         this.rules = rules;
         this.policy = policy;
@@ -161,8 +161,9 @@ public final class JobScheduler {
         }
         CallbackUrls.checkUrl(spec.url());
         CallbackUrls.checkHeaders(spec.headers());
-        callbackGuard.accept(spec.url());
-        return new Callback(spec.url(), spec.headers());
+        Callback callback = new Callback(spec.url(), spec.headers());
+        callbackGuard.accept(callback);
+        return callback;
     }
 
     public Integer checkMaxAttempts(Integer attempts) {
