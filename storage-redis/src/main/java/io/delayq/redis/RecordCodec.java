@@ -13,11 +13,13 @@ import io.delayq.core.NewJob;
 import io.dropwizard.jackson.Jackson;
 
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
- * Reads and writes job records: {@code <meta JSON>\n<payload>}. The meta keys are listed in {@code lua/lib/record.lua};
- * the payload is never parsed here or in a script.
+ * Reads and writes job records: {@code <head>\n<payload>}, the head as described in {@code lua/lib/record.lua}; the
+ * payload is never parsed here or in a script.
  */
 final class RecordCodec {
     private final ObjectMapper mapper = Jackson.newObjectMapper();
@@ -27,31 +29,42 @@ final class RecordCodec {
     }
 
     /**
-     * The meta fields a new job carries besides state, runAt and createdAt (which the script adds), as JSON text
-     * without braces. Defaults are left out to keep the record small.
+     * The fingerprint as stored: the first 48 bits of {@link NewJob#fingerprint()} in base64url (8 characters), enough
+     * to tell a repeat from a conflicting reuse of an id while keeping the record small.
      */
-    String newJobFields(NewJob job, String fingerprint) {
-        StringBuilder b = new StringBuilder(64);
-        b.append("\"m\":").append(job.maxAttempts()).append(",\"f\":\"").append(fingerprint).append('"');
-        if (job.delivery() == Delivery.PUSH) {
-            b.append(",\"l\":1");
+    static String storedFingerprint(NewJob job) {
+        byte[] bytes = HexFormat.of().parseHex(job.fingerprint().substring(0, 12));
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** The head's first field for a new job: state S, plus P for the push lane. */
+    static String newJobPrefix(NewJob job) {
+        return job.delivery() == Delivery.PUSH ? "SP" : "S";
+    }
+
+    /** The rare fields of a new job as a JSON object, or "" when it has none (the usual case). */
+    String newJobExtra(NewJob job) {
+        if (job.timeoutMs() == null && !job.broadcast() && job.callback() == null && job.backoff() == null) {
+            return "";
         }
-        if (job.timeoutMs() != null) {
-            b.append(",\"to\":").append(job.timeoutMs());
-        }
-        if (job.broadcast()) {
-            b.append(",\"bc\":1");
-        }
+        StringBuilder b = new StringBuilder(64).append('{');
         try {
+            if (job.timeoutMs() != null) {
+                b.append("\"to\":").append(job.timeoutMs()).append(',');
+            }
+            if (job.broadcast()) {
+                b.append("\"bc\":1,");
+            }
             if (job.callback() != null) {
-                b.append(",\"cb\":").append(mapper.writeValueAsString(mapper.writeValueAsString(job.callback())));
+                b.append("\"cb\":").append(mapper.writeValueAsString(mapper.writeValueAsString(job.callback()))).append(',');
             }
             if (job.backoff() != null) {
-                b.append(",\"b\":").append(mapper.writeValueAsString(mapper.writeValueAsString(job.backoff())));
+                b.append("\"b\":").append(mapper.writeValueAsString(mapper.writeValueAsString(job.backoff()))).append(',');
             }
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot encode job " + job.ref() + ": " + e.getOriginalMessage(), e);
         }
+        b.setCharAt(b.length() - 1, '}');
         return b.toString();
     }
 
@@ -62,28 +75,49 @@ final class RecordCodec {
                 List.of());
     }
 
+    /** Reads a record: {@code <head>\n<payload>}, the head as described in {@code lua/lib/record.lua}. */
     Job decode(String topic, String id, String record) {
         int newline = record.indexOf('\n');
-        if (newline < 0) {
-            throw new IllegalStateException("job " + topic + "/" + id + " has a malformed record in Redis (no meta line)");
+        int[] bars = new int[5];
+        int found = 0;
+        for (int i = 0; i < newline && found < 5; i++) {
+            if (record.charAt(i) == '|') {
+                bars[found++] = i;
+            }
+        }
+        if (newline < 0 || found < 4) {
+            throw new IllegalStateException("job " + topic + "/" + id + " has a malformed record in Redis");
+        }
+        String first = record.substring(0, bars[0]);
+        boolean push = first.length() > 1 && first.charAt(1) == 'P';
+        String attempts = first.substring(push ? 2 : 1);
+        long maxAttempts = Long.parseLong(record.substring(bars[0] + 1, bars[1]), 36);
+        long createdAt = Long.parseLong(record.substring(bars[1] + 1, bars[2]), 36);
+        long runAt = Long.parseLong(record.substring(bars[2] + 1, bars[3]), 36);
+        String payload = record.substring(newline + 1);
+        JsonNode m = null;
+        if (found == 5) {
+            try {
+                m = mapper.readTree(record.substring(bars[4] + 1, newline));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("job " + topic + "/" + id + " has a malformed record in Redis: "
+                        + e.getOriginalMessage(), e);
+            }
         }
         try {
-            JsonNode m = mapper.readTree(record.substring(0, newline));
-            String payload = record.substring(newline + 1);
-            return new Job(topic, id, payload,
-                    m.path("r").asLong(),
-                    state(m.path("s").asText("S")),
-                    m.path("a").asInt(0),
-                    m.path("m").asInt(1),
-                    m.has("b") ? mapper.readValue(m.get("b").asText(), Backoff.class) : null,
-                    m.has("cb") ? mapper.readValue(m.get("cb").asText(), Callback.class) : null,
-                    m.has("to") ? m.get("to").asLong() : null,
-                    m.path("bc").asInt(0) == 1,
-                    m.path("l").asInt(0) == 1 ? Delivery.PUSH : Delivery.PULL,
-                    m.path("c").asLong(),
-                    m.has("x") ? m.get("x").asLong() : null,
-                    m.has("e") ? m.get("e").asText() : null,
-                    history(m.get("h")));
+            return new Job(topic, id, payload, runAt,
+                    state(first.charAt(0)),
+                    attempts.isEmpty() ? 0 : Integer.parseInt(attempts, 36),
+                    (int) maxAttempts,
+                    m != null && m.has("b") ? mapper.readValue(m.get("b").asText(), Backoff.class) : null,
+                    m != null && m.has("cb") ? mapper.readValue(m.get("cb").asText(), Callback.class) : null,
+                    m != null && m.has("to") ? m.get("to").asLong() : null,
+                    m != null && m.path("bc").asInt(0) == 1,
+                    push ? Delivery.PUSH : Delivery.PULL,
+                    createdAt,
+                    m != null && m.has("x") ? m.get("x").asLong() : null,
+                    m != null && m.has("e") ? m.get("e").asText() : null,
+                    m == null ? List.of() : history(m.get("h")));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("job " + topic + "/" + id + " has a malformed record in Redis: " + e.getOriginalMessage(), e);
         }
@@ -118,13 +152,13 @@ final class RecordCodec {
         return attempts;
     }
 
-    private static JobState state(String code) {
+    private static JobState state(char code) {
         return switch (code) {
-            case "S" -> JobState.SCHEDULED;
-            case "L" -> JobState.LEASED;
-            case "Y" -> JobState.SUCCEEDED;
-            case "D" -> JobState.DEAD;
-            case "C" -> JobState.CANCELLED;
+            case 'S' -> JobState.SCHEDULED;
+            case 'L' -> JobState.LEASED;
+            case 'Y' -> JobState.SUCCEEDED;
+            case 'D' -> JobState.DEAD;
+            case 'C' -> JobState.CANCELLED;
             default -> throw new IllegalStateException("unknown job state code '" + code + "' in a Redis record");
         };
     }

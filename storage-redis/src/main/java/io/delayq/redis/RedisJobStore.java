@@ -177,18 +177,18 @@ public final class RedisJobStore implements JobStore {
         EnqueueCall(Partition p, List<Integer> indexes, List<NewJob> jobs) {
             this.indexes = indexes;
             this.keys = List.of(p.jobs(), p.schedPush(), p.schedPull());
-            this.args = new ArrayList<>(2 + indexes.size() * 7);
+            this.args = new ArrayList<>(2 + indexes.size() * 8);
             args.add(p.topic());
             args.add(Integer.toString(indexes.size()));
             for (int index : indexes) {
                 NewJob job = jobs.get(index);
-                String fingerprint = job.fingerprint();
                 args.add(job.id());
-                args.add(fingerprint);
+                args.add(RecordCodec.storedFingerprint(job));
                 args.add(job.delayMs() == null ? "" : Long.toString(job.delayMs()));
                 args.add(job.runAtMs() == null ? "" : Long.toString(job.runAtMs()));
-                args.add(job.delivery() == Delivery.PUSH ? "1" : "0");
-                args.add(codec.newJobFields(job, fingerprint));
+                args.add(RecordCodec.newJobPrefix(job));
+                args.add(Integer.toString(job.maxAttempts(), 36));
+                args.add(codec.newJobExtra(job));
                 args.add(job.payload());
             }
         }
@@ -363,8 +363,8 @@ public final class RedisJobStore implements JobStore {
     private long[] reservePartition(Partition p, Delivery lane, int count, long defaultLeaseMs, List<Lease> leases) {
         String tokenBase = Long.toString(10_000_000_000_000L + (random.nextLong() & Long.MAX_VALUE) % 890_000_000_000_000L);
         List<?> answer = (List<?>) call("reserve", () -> scripts.eval(Op.RESERVE,
-                List.of(p.jobs(), p.scheduled(lane), p.leased()),
-                List.of(Integer.toString(count), Long.toString(defaultLeaseMs), tokenBase)));
+                List.of(p.jobs(), p.scheduled(lane), p.leased(), p.finished()),
+                List.of(Integer.toString(count), Long.toString(defaultLeaseMs), tokenBase, retentionMs)));
         for (int a = 2; a + 3 < answer.size(); a += 4) {
             String id = (String) answer.get(a);
             long token = Long.parseLong((String) answer.get(a + 1));
@@ -379,21 +379,42 @@ public final class RedisJobStore implements JobStore {
         if (leases.isEmpty()) {
             return List.of();
         }
-        List<List<String>> keys = new ArrayList<>(leases.size());
-        List<List<String>> args = new ArrayList<>(leases.size());
-        for (LeaseRef lease : leases) {
-            JobRef ref = lease.job();
-            Partition p = partition(ref.topic(), ref.id());
-            keys.add(List.of(p.jobs(), p.leased(), p.finished(), p.archive(), p.stats()));
-            boolean archive = cachedSettings(ref.topic()).isArchiveSucceeded();
-            args.add(List.of(ref.id(), Long.toString(lease.token()), archive ? "1" : "0", retentionMs, historySize));
+        // one script call per partition (in chunks), pipelined when there are several
+        Map<Partition, List<Integer>> groups = new LinkedHashMap<>();
+        for (int i = 0; i < leases.size(); i++) {
+            JobRef ref = leases.get(i).job();
+            groups.computeIfAbsent(partition(ref.topic(), ref.id()), k -> new ArrayList<>()).add(i);
         }
+        List<List<Integer>> chunks = new ArrayList<>();
+        List<List<String>> keys = new ArrayList<>();
+        List<List<String>> args = new ArrayList<>();
+        groups.forEach((p, indexes) -> {
+            String archive = cachedSettings(p.topic()).isArchiveSucceeded() ? "1" : "0";
+            for (int from = 0; from < indexes.size(); from += ENQUEUE_CHUNK) {
+                List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + ENQUEUE_CHUNK));
+                List<String> a = new ArrayList<>(2 + 2 * chunk.size());
+                a.add(archive);
+                a.add(historySize);
+                for (int index : chunk) {
+                    LeaseRef lease = leases.get(index);
+                    a.add(lease.job().id());
+                    a.add(Long.toString(lease.token()));
+                }
+                chunks.add(chunk);
+                keys.add(List.of(p.jobs(), p.leased(), p.finished(), p.archive(), p.stats()));
+                args.add(a);
+            }
+        });
         List<Object> answers = call("ack", () -> evalAll(Op.ACK, keys, args));
-        List<StoreStatus> statuses = new ArrayList<>(answers.size());
-        for (Object answer : answers) {
-            statuses.add(ScriptCodes.status((Long) answer));
+        StoreStatus[] statuses = new StoreStatus[leases.size()];
+        for (int c = 0; c < chunks.size(); c++) {
+            List<?> codes = (List<?>) answers.get(c);
+            List<Integer> chunk = chunks.get(c);
+            for (int j = 0; j < chunk.size(); j++) {
+                statuses[chunk.get(j)] = ScriptCodes.status((Long) codes.get(j));
+            }
         }
-        return statuses;
+        return Arrays.asList(statuses);
     }
 
     @Override

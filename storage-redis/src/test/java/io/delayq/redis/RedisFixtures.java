@@ -27,9 +27,20 @@ final class RedisFixtures implements AutoCloseable {
         return redis.hget(p.jobs(), id);
     }
 
-    JsonNode meta(Partition p, String id) throws Exception {
+    /** The parsed head of a record (format in lua/lib/record.lua). */
+    record Head(char state, boolean push, int attempts, int maxAttempts, long createdAt, long runAt, String fingerprint,
+                JsonNode extra, String text) {
+    }
+
+    Head head(Partition p, String id) throws Exception {
         String record = record(p, id);
-        return mapper.readTree(record.substring(0, record.indexOf('\n')));
+        String text = record.substring(0, record.indexOf('\n'));
+        String[] f = text.split("\\|", 6);
+        boolean push = f[0].length() > 1 && f[0].charAt(1) == 'P';
+        String attempts = f[0].substring(push ? 2 : 1);
+        return new Head(f[0].charAt(0), push, attempts.isEmpty() ? 0 : Integer.parseInt(attempts, 36),
+                Integer.parseInt(f[1], 36), Long.parseLong(f[2], 36), Long.parseLong(f[3], 36), f[4],
+                f.length > 5 ? mapper.readTree(f[5]) : mapper.createObjectNode(), text);
     }
 
     String payload(Partition p, String id) {

@@ -1,6 +1,5 @@
 package io.delayq.redis;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.core.Delivery;
 import io.delayq.core.Failure;
 import io.delayq.core.JobRef;
@@ -60,14 +59,17 @@ class RedisStateTest {
         assertThat(raw.entries(p.schedPush())).containsOnlyKeys("s2");
         assertThat(raw.redis().hlen(p.jobs())).isEqualTo(2);
         assertThat(raw.payload(p, "s1")).isEqualTo(PAYLOAD);
-        JsonNode meta = raw.meta(p, "s1");
-        assertThat(meta.get("s").asText()).isEqualTo("S");
-        assertThat(meta.get("r").asLong()).isEqualTo(runAt);
-        assertThat(meta.get("m").asInt()).isEqualTo(3);
-        assertThat(meta.get("f").asText()).isEqualTo(NewJob.delayed(topic, "s1", PAYLOAD, 60_000, 3).fingerprint());
-        assertThat(meta.has("a")).as("attempts 0 is left out").isFalse();
-        assertThat(meta.has("l")).as("the pull lane is the default").isFalse();
-        assertThat(raw.meta(p, "s2").get("l").asInt()).isEqualTo(1);
+        RedisFixtures.Head head = raw.head(p, "s1");
+        assertThat(head.state()).isEqualTo('S');
+        assertThat(head.runAt()).isEqualTo(runAt);
+        assertThat(head.maxAttempts()).isEqualTo(3);
+        assertThat(head.fingerprint()).isEqualTo(RecordCodec.storedFingerprint(NewJob.delayed(topic, "s1", PAYLOAD, 60_000, 3)))
+                .hasSize(8);
+        assertThat(head.text()).as("attempts 0, the pull lane and no options: nothing but the five fields")
+                .startsWith("S|3|").hasSizeLessThanOrEqualTo(30);
+        assertThat(head.extra().isEmpty()).isTrue();
+        assertThat(raw.head(p, "s2").push()).isTrue();
+        assertThat(raw.head(p, "s2").text()).startsWith("SP|");
         assertThat(raw.redis().sismember(RedisKeys.TOPICS, topic)).isTrue();
     }
 
@@ -80,19 +82,19 @@ class RedisStateTest {
         assertThat(raw.entries(p.schedPull())).isEmpty();
         assertThat(raw.entries(p.leased())).containsExactly(Map.entry("l1", lease.deadline()));
         assertThat(lease.deadline()).isEqualTo(r.now() + 10_000);
-        JsonNode meta = raw.meta(p, "l1");
-        assertThat(meta.get("s").asText()).isEqualTo("L");
-        assertThat(meta.get("a").asInt()).isEqualTo(1);
-        assertThat(meta.get("t").asText()).isEqualTo(Long.toString(lease.token()));
+        RedisFixtures.Head head = raw.head(p, "l1");
+        assertThat(head.state()).isEqualTo('L');
+        assertThat(head.attempts()).isEqualTo(1);
+        assertThat(head.extra().get("t").asText()).isEqualTo(Long.toString(lease.token()));
         assertThat(raw.payload(p, "l1")).isEqualTo(PAYLOAD);
 
         store.ack(List.of(LeaseRef.of(lease)));
         assertThat(raw.entries(p.leased())).isEmpty();
         assertThat(raw.entries(p.finished())).containsOnlyKeys("l1");
-        JsonNode done = raw.meta(p, "l1");
-        assertThat(done.get("s").asText()).isEqualTo("Y");
-        assertThat(done.has("t")).as("no token once finished").isFalse();
-        assertThat(raw.entries(p.finished()).get("l1")).isEqualTo(done.get("x").asLong());
+        RedisFixtures.Head done = raw.head(p, "l1");
+        assertThat(done.state()).isEqualTo('Y');
+        assertThat(done.extra().has("t")).as("no token once finished").isFalse();
+        assertThat(raw.entries(p.finished()).get("l1")).isEqualTo(done.extra().get("x").asLong());
         assertThat(raw.redis().hget(p.stats(), "succeeded")).isEqualTo("1");
         assertThat(raw.redis().xlen(p.archive())).as("succeeded jobs are not archived by default").isZero();
     }
@@ -113,7 +115,7 @@ class RedisStateTest {
     }
 
     @Test
-    void finishedRecordsAreTrimmedAfterTheRetentionByLaterFinishes() throws Exception {
+    void finishedRecordsAreTrimmedAfterTheRetentionByLaterReserves() throws Exception {
         store.close();
         store = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withFinishedRetention(Duration.ofMillis(200)));
         store.enqueue(List.of(NewJob.delayed(topic, "old", PAYLOAD, 0, 3), NewJob.delayed(topic, "new", PAYLOAD, 0, 3)));
@@ -124,6 +126,7 @@ class RedisStateTest {
         assertThat(store.find(new JobRef(topic, "old"))).isPresent();
         Thread.sleep(300);
         store.ack(List.of(LeaseRef.of(leases.get("new"))));
+        store.reserve(topic, Delivery.PULL, 1, 10_000);
         assertThat(store.find(new JobRef(topic, "old"))).as("trimmed").isEmpty();
         assertThat(store.find(new JobRef(topic, "new"))).isPresent();
         assertThat(raw.entries(p.finished())).containsOnlyKeys("new");

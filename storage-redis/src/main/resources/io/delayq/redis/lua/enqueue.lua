@@ -1,8 +1,8 @@
 -- enqueue: schedules one or more jobs of one topic partition, idempotently per id.
 -- KEYS[1] jobs HASH, KEYS[2] scheduled:push ZSET, KEYS[3] scheduled:pull ZSET
--- ARGV[1] topic (for the wake message), ARGV[2] n = number of jobs, then 7 arguments per job:
+-- ARGV[1] topic (for the wake message), ARGV[2] n = number of jobs, then 8 arguments per job:
 --   id, fingerprint, delayMs ('' when runAt is given), runAtMs ('' when delayMs is given),
---   lane (1 push, 0 pull), meta fields as JSON text without braces (m, f, l, to, bc, cb, b), payload
+--   head prefix ('S' pull lane, 'SP' push lane), maxAttempts base36, rare fields as JSON ('' when none), payload
 -- Returns one entry per job, in order:
 --   {1, runAt, createdAt}   created now
 --   {0, record}             the id exists with the same fingerprint (idempotent repeat)
@@ -14,33 +14,39 @@ local jobs, push, pull = KEYS[1], KEYS[2], KEYS[3]
 local topic = ARGV[1]
 local n = tonumber(ARGV[2])
 local now = now_ms()
-local before = { [push] = earliest(push), [pull] = earliest(pull) }
+local created_at = b36(now)
+local now_text = string.format('%d', now)
+local before = {}
 local first_due = {}
 local out = {}
 for j = 0, n - 1 do
-  local base = 3 + j * 7
-  local id, fp, delay, run_at, lane, fields, payload =
-    ARGV[base], ARGV[base + 1], ARGV[base + 2], ARGV[base + 3], ARGV[base + 4], ARGV[base + 5], ARGV[base + 6]
-  local existing = redis.call('HGET', jobs, id)
-  if existing then
-    local meta = split_record(existing)
-    if meta.f == fp then
+  local base = 3 + j * 8
+  local id, fp, delay, run_at, prefix, max_attempts, extra, payload =
+    ARGV[base], ARGV[base + 1], ARGV[base + 2], ARGV[base + 3], ARGV[base + 4], ARGV[base + 5], ARGV[base + 6], ARGV[base + 7]
+  local due
+  if delay ~= '' then due = now + tonumber(delay) else due = tonumber(run_at) end
+  local head = prefix .. '|' .. max_attempts .. '|' .. created_at .. '|' .. b36(due) .. '|' .. fp
+  if extra ~= '' then head = head .. '|' .. extra end
+  if redis.call('HSETNX', jobs, id, head .. '\n' .. payload) == 1 then
+    local zset = pull
+    if prefix == 'SP' then zset = push end
+    if first_due[zset] == nil then
+      before[zset] = earliest(zset) or false
+      first_due[zset] = due
+    elseif due < first_due[zset] then
+      first_due[zset] = due
+    end
+    redis.call('ZADD', zset, due, id)
+    out[#out + 1] = { 1, string.format('%d', due), now_text }
+  else
+    local existing = redis.call('HGET', jobs, id)
+    if fingerprint_of(existing) == fp then
       out[#out + 1] = { 0, existing }
     else
       out[#out + 1] = { -2, existing }
     end
-  else
-    local due
-    if delay ~= '' then due = now + tonumber(delay) else due = tonumber(run_at) end
-    local rec = '{"s":"S","r":' .. string.format('%d', due) .. ',"c":' .. string.format('%d', now) .. ',' .. fields .. '}\n' .. payload
-    redis.call('HSET', jobs, id, rec)
-    local zset = pull
-    if lane == '1' then zset = push end
-    redis.call('ZADD', zset, due, id)
-    if first_due[zset] == nil or due < first_due[zset] then first_due[zset] = due end
-    out[#out + 1] = { 1, string.format('%d', due), string.format('%d', now) }
   end
 end
-if first_due[push] then wake_if_earlier(topic, 'PUSH', before[push], first_due[push]) end
-if first_due[pull] then wake_if_earlier(topic, 'PULL', before[pull], first_due[pull]) end
+if first_due[push] then wake_if_earlier(topic, 'PUSH', before[push] or nil, first_due[push]) end
+if first_due[pull] then wake_if_earlier(topic, 'PULL', before[pull] or nil, first_due[pull]) end
 return out

@@ -1,23 +1,79 @@
 -- Shared helpers, pasted by Scripts.java where a script includes lib/record.lua.
--- A job record is "<meta JSON>\n<payload>": only the small meta is ever decoded; the payload is
--- concatenated back byte for byte. Meta keys (absent = default):
---   s state (S scheduled, L leased, Y succeeded, D dead, C cancelled), a attempts (0), m maxAttempts,
---   l lane (1 push, absent pull), r runAt ms, c createdAt ms, f fingerprint, t lease token (string),
---   to timeout ms, bc broadcast (1), cb callback JSON text, b backoff JSON text, x finishedAt ms,
---   e last error, h history [{n attempt, t at ms, e error, c http status}] oldest first.
+-- A job record is "<head>\n<payload>"; only the head is ever parsed, the payload is concatenated back byte for
+-- byte. The head is compact so that a pending job with a ~220-byte payload stays in a 256-byte allocation:
+--   <state><P if push lane><attempts base36>|<maxAttempts base36>|<createdAt ms base36>|<runAt ms base36>|<fingerprint>[|<JSON>]
+-- e.g. "S|a|mhzkx3b4|mhzl3g2o|Xy3_a9Qk" or "LP2|3|…|…|…|{\"t\":\"…\"}". The optional JSON object holds the rare fields
+-- (absent = default): t lease token (string), to timeout ms, bc broadcast (1), cb callback JSON text, b backoff JSON
+-- text, x finishedAt ms, e last error, h history [{n attempt, t at ms, e error, c http status}] oldest first.
+-- States: S scheduled, L leased, Y succeeded, D dead, C cancelled.
+-- In a script the record is a table: s, l (1 = push), a, m, c, r, f and the JSON fields.
 
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
+local B36 = '0123456789abcdefghijklmnopqrstuvwxyz'
+
+local function b36(n)
+  n = math.floor(n)
+  if n <= 0 then return '0' end
+  local out = ''
+  while n > 0 do
+    local d = n % 36
+    out = string.sub(B36, d + 1, d + 1) .. out
+    n = (n - d) / 36
+  end
+  return out
+end
+
+local POSITIONAL = { s = true, l = true, a = true, m = true, c = true, r = true, f = true }
+-- The base36 text of each record's m, c and r as read, so join_record re-encodes only what changed (b36 is the
+-- costliest step of a script).
+local RAW = {}
+
 local function split_record(rec)
   local i = string.find(rec, '\n', 1, true)
-  return cjson.decode(string.sub(rec, 1, i - 1)), string.sub(rec, i + 1)
+  local head = string.sub(rec, 1, i - 1)
+  local s, l, a, m, c, r, f, rest = string.match(head, '^(%u)(P?)([%l%d]*)|(%w*)|(%w*)|(%w*)|([^|]*)|?(.*)$')
+  local meta
+  if rest ~= nil and rest ~= '' then meta = cjson.decode(rest) else meta = {} end
+  meta.s = s
+  if l == 'P' then meta.l = 1 end
+  if a ~= '' then meta.a = tonumber(a, 36) end
+  meta.m = tonumber(m, 36)
+  meta.c = tonumber(c, 36)
+  meta.r = tonumber(r, 36)
+  meta.f = f
+  RAW[meta] = { m = m, c = c, r = r, mv = meta.m, cv = meta.c, rv = meta.r }
+  return meta, string.sub(rec, i + 1)
 end
 
 local function join_record(meta, payload)
-  return cjson.encode(meta) .. '\n' .. payload
+  local head = meta.s
+  if meta.l == 1 then head = head .. 'P' end
+  if meta.a and meta.a > 0 then head = head .. b36(meta.a) end
+  local raw = RAW[meta] or {}
+  local m, c, r = raw.m, raw.c, raw.r
+  if raw.mv ~= meta.m then m = b36(meta.m) end
+  if raw.cv ~= meta.c then c = b36(meta.c) end
+  if raw.rv ~= meta.r then r = b36(meta.r) end
+  head = head .. '|' .. m .. '|' .. c .. '|' .. r .. '|' .. meta.f
+  local rest = {}
+  local any = false
+  for k, v in pairs(meta) do
+    if not POSITIONAL[k] then
+      rest[k] = v
+      any = true
+    end
+  end
+  if any then head = head .. '|' .. cjson.encode(rest) end
+  return head .. '\n' .. payload
+end
+
+-- The fingerprint of a stored record, without decoding anything else.
+local function fingerprint_of(rec)
+  return string.match(rec, '^[^|]*|[^|]*|[^|]*|[^|]*|([^|\n]*)')
 end
 
 local function add_history(meta, entry, cap)
@@ -53,12 +109,19 @@ local function wake_if_earlier(topic, lane, before, due_at)
   end
 end
 
+-- Runs cmd key member... over a list in chunks (Lua's unpack has a limit of a few thousand values).
+local function call_chunked(cmd, key, list)
+  for i = 1, #list, 1000 do
+    redis.call(cmd, key, unpack(list, i, math.min(i + 999, #list)))
+  end
+end
+
 -- Drops finished records older than the retention: O(batch), oldest first.
 local function trim_finished(jobs, finished, now, retention_ms, batch)
-  local old = redis.call('ZRANGEBYSCORE', finished, '-inf', now - retention_ms, 'LIMIT', 0, batch)
+  local old = redis.call('ZRANGEBYSCORE', finished, '-inf', now - retention_ms, 'LIMIT', 0, math.min(batch, 2000))
   if #old > 0 then
-    redis.call('HDEL', jobs, unpack(old))
-    redis.call('ZREM', finished, unpack(old))
+    call_chunked('HDEL', jobs, old)
+    call_chunked('ZREM', finished, old)
   end
 end
 
