@@ -33,6 +33,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -263,7 +265,15 @@ class DeliveryEngineTest {
 
     @Test
     void gracefulStopLetsInFlightFinishAndLosesNothing() throws Exception {
-        receiver.answer(r -> new Reply(200, 300, Map.of()));
+        CountDownLatch release = new CountDownLatch(1);
+        receiver.answer(r -> {
+            try {
+                release.await(5, TimeUnit.SECONDS); // held until the engine is stopping
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Reply.ok();
+        });
         DeliveryFactory config = config();
         config.setMaxConcurrencyPerTopic(5);
         DeliveryEngine first = start(config);
@@ -273,15 +283,17 @@ class DeliveryEngineTest {
         }
         store.enqueue(jobs);
         await("first callbacks in flight", 3_000, () -> receiver.count() >= 5);
-        first.stop(); // waits for the 5 in flight (300 ms) within its 2 s grace
+        Thread stopper = new Thread(first::stop);
+        stopper.start();
+        Thread.sleep(200); // stop() has stopped reserving and now waits for the 5 in flight
+        release.countDown();
+        stopper.join(5_000);
 
-        int afterStop = receiver.count();
-        assertThat(afterStop).isEqualTo(5);
+        assertThat(receiver.count()).isEqualTo(5);
         for (Received r : receiver.received()) {
             assertThat(find(r.id()).state()).isEqualTo(JobState.SUCCEEDED);
         }
 
-        receiver.answer(r -> Reply.ok());
         start(config());
         await("the rest delivered", 5_000, () -> store.stats(topic).succeeded() == 20);
         assertThat(receiver.received()).extracting(Received::id).doesNotHaveDuplicates().hasSize(20);
