@@ -217,46 +217,62 @@ public final class DelayqClient {
 
     // ---- dead letters (role admin)
 
+    /** One page of dead letters, newest first ({@code GET /v1/admin/dead-letters}). */
+    public DeadLetterPage deadLetters(DeadLetterQuery query) {
+        return call("GET", "v1/admin/dead-letters" + queryString(query.params()), null, null, DeadLetterPage.class);
+    }
+
+    /** A job's newest dead letter. @throws NotFoundException when the archive has none for the job */
+    public DeadLetter deadLetter(String topic, String id) {
+        return call("GET", deadLetterPath(topic, id), null, null, DeadLetter.class);
+    }
+
+    /** Replays a job's newest dead letter at once, as a fresh job with its attempts reset. */
+    public ReplayResult replayDeadLetter(String topic, String id) {
+        return replayDeadLetter(topic, id, null, null);
+    }
+
     /**
-     * One page of dead letters ({@code GET /v1/admin/dead-letters}).
+     * Replays a job's newest dead letter as a fresh job with its attempts reset.
      *
-     * @param query filter values by name, e.g. {@code topic}, {@code from}, {@code to}, {@code replayed},
-     *              {@code limit}, {@code cursor}; see the service's API description
+     * @param delay          run it this long from now, or {@code null} for at once
+     * @param idempotencyKey a repeat with the same key answers the first replay instead of replaying again, or
+     *                       {@code null} (then a repeat within seconds counts as a double click)
      */
-    public JsonNode deadLetters(Map<String, ?> query) {
-        return call("GET", "v1/admin/dead-letters" + queryString(query), null, null, JsonNode.class);
+    public ReplayResult replayDeadLetter(String topic, String id, Duration delay, String idempotencyKey) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (delay != null) {
+            body.put("delayMs", delay.toMillis());
+        }
+        Map<String, String> headers = idempotencyKey == null ? Map.of() : Map.of("Idempotency-Key", idempotencyKey);
+        return call("POST", deadLetterPath(topic, id) + "/replay", body, null, ReplayResult.class, headers);
     }
 
-    /** One dead letter. @throws NotFoundException when the archive has none for the job */
-    public JsonNode deadLetter(String topic, String id) {
-        return call("GET", deadLetterPath(topic, id), null, null, JsonNode.class);
+    /** Replays every dead letter matching a filter, at most its {@code max} per call (see {@code more}). */
+    public BulkReplayResult replayDeadLetters(DeadLetterFilter filter) {
+        return call("POST", "v1/admin/dead-letters/replay", filter, null, BulkReplayResult.class);
     }
 
-    /**
-     * Replays one dead letter as a fresh job (attempts reset).
-     *
-     * @param options e.g. {@code {"delayMs": 60000}}; {@code null} = at once
-     */
-    public JsonNode replayDeadLetter(String topic, String id, Map<String, ?> options) {
-        return call("POST", deadLetterPath(topic, id) + "/replay", options == null ? Map.of() : options, null,
-                JsonNode.class);
-    }
-
-    /** Replays every dead letter matching a filter ({@code POST /v1/admin/dead-letters/replay}). */
-    public JsonNode replayDeadLetters(Map<String, ?> filter) {
-        return call("POST", "v1/admin/dead-letters/replay", filter == null ? Map.of() : filter, null, JsonNode.class);
-    }
-
-    /** Removes a dead letter from the archive. */
+    /** Removes every dead letter of a job. @throws NotFoundException when it has none */
     public void purgeDeadLetter(String topic, String id) {
         call("DELETE", deadLetterPath(topic, id), null, null, Void.class);
+    }
+
+    /** Removes every dead letter matching a filter (which must narrow by topic, time or replayed). @return how many */
+    public long purgeDeadLetters(DeadLetterFilter filter) {
+        return call("POST", "v1/admin/dead-letters/purge", filter, null, Purged.class).purged();
     }
 
     // ---- plumbing
 
     /** Sends one request and reads a {@code type} from a 2xx answer. */
     private <T> T call(String method, String path, Object body, Duration timeout, Class<T> type) {
-        HttpRequest request = request(method, path, body, timeout, JSON);
+        return call(method, path, body, timeout, type, Map.of());
+    }
+
+    private <T> T call(String method, String path, Object body, Duration timeout, Class<T> type,
+                       Map<String, String> headers) {
+        HttpRequest request = request(method, path, body, timeout, JSON, headers);
         HttpResponse<byte[]> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
@@ -270,6 +286,11 @@ public final class DelayqClient {
     }
 
     private HttpRequest request(String method, String path, Object body, Duration timeout, String accept) {
+        return request(method, path, body, timeout, accept, Map.of());
+    }
+
+    private HttpRequest request(String method, String path, Object body, Duration timeout, String accept,
+                                Map<String, String> headers) {
         HttpRequest.BodyPublisher publisher;
         if (body == null) {
             publisher = HttpRequest.BodyPublishers.noBody();
@@ -291,6 +312,7 @@ public final class DelayqClient {
         if (auth.length > 0) {
             builder.headers(auth);
         }
+        headers.forEach(builder::header);
         return builder.build();
     }
 
@@ -368,12 +390,12 @@ public final class DelayqClient {
         return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
-    private static String queryString(Map<String, ?> query) {
+    private static String queryString(Map<String, Object> query) {
         if (query == null || query.isEmpty()) {
             return "";
         }
         StringBuilder out = new StringBuilder();
-        for (Map.Entry<String, ?> e : query.entrySet()) {
+        for (Map.Entry<String, Object> e : query.entrySet()) {
             if (e.getValue() == null) {
                 continue;
             }
@@ -391,6 +413,9 @@ public final class DelayqClient {
     }
 
     record Extended(Instant leaseDeadline) {
+    }
+
+    record Purged(long purged) {
     }
 
     record Topics(List<TopicInfo> topics) {

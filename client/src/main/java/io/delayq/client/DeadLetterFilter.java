@@ -1,0 +1,72 @@
+package io.delayq.client;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Which dead letters a bulk replay ({@link DelayqClient#replayDeadLetters}) or purge
+ * ({@link DelayqClient#purgeDeadLetters}) takes. A purge needs at least one of topic, from, to or replayed.
+ */
+public final class DeadLetterFilter {
+    private final Map<String, Object> fields = new LinkedHashMap<>();
+
+    private DeadLetterFilter() {
+    }
+
+    /** No narrowing (allowed for replays only). */
+    public static DeadLetterFilter all() {
+        return new DeadLetterFilter();
+    }
+
+    public static DeadLetterFilter topic(String topic) {
+        return all().set("topic", topic);
+    }
+
+    /** Died at or after this time. */
+    public DeadLetterFilter from(Instant from) {
+        return set("from", from == null ? null : from.toString());
+    }
+
+    /** Died before this time. */
+    public DeadLetterFilter to(Instant to) {
+        return set("to", to == null ? null : to.toString());
+    }
+
+    /** Replay: also dead letters replayed before (default false). */
+    public DeadLetterFilter includeReplayed(boolean includeReplayed) {
+        return set("includeReplayed", includeReplayed);
+    }
+
+    /** Purge: only replayed ones ({@code true}) or only never replayed ones ({@code false}). */
+    public DeadLetterFilter replayed(boolean replayed) {
+        return set("replayed", replayed);
+    }
+
+    /** Replay: run the replayed jobs this long from now. */
+    public DeadLetterFilter delay(Duration delay) {
+        return set("delayMs", delay == null ? null : delay.toMillis());
+    }
+
+    /** Replay: at most this many per request (the answer says whether more match). */
+    public DeadLetterFilter max(int max) {
+        return set("max", max);
+    }
+
+    @JsonValue
+    Map<String, Object> json() {
+        return fields;
+    }
+
+    private DeadLetterFilter set(String name, Object value) {
+        if (value == null) {
+            fields.remove(name);
+        } else {
+            fields.put(name, value);
+        }
+        return this;
+    }
+}

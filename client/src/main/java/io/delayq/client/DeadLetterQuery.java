@@ -1,0 +1,64 @@
+package io.delayq.client;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Which dead letters to list ({@code GET /v1/admin/dead-letters}); every filter is optional.
+ *
+ * <pre>{@code client.deadLetters(DeadLetterQuery.topic("emails").from(Instant.now().minus(Duration.ofDays(1))).limit(100))}</pre>
+ */
+public final class DeadLetterQuery {
+    private final Map<String, Object> params = new LinkedHashMap<>();
+
+    private DeadLetterQuery() {
+    }
+
+    /** Every dead letter, first page. */
+    public static DeadLetterQuery all() {
+        return new DeadLetterQuery();
+    }
+
+    public static DeadLetterQuery topic(String topic) {
+        return all().set("topic", topic);
+    }
+
+    /** Only those that died at or after this time. */
+    public DeadLetterQuery from(Instant from) {
+        return set("from", from);
+    }
+
+    /** Only those that died before this time. */
+    public DeadLetterQuery to(Instant to) {
+        return set("to", to);
+    }
+
+    /** {@code true}: only replayed ones; {@code false}: only never replayed ones. */
+    public DeadLetterQuery replayed(boolean replayed) {
+        return set("replayed", replayed);
+    }
+
+    /** At most this many per page (the service's default is 50). */
+    public DeadLetterQuery limit(int limit) {
+        return set("limit", limit);
+    }
+
+    /** The page after the one whose {@link DeadLetterPage#nextCursor()} this is. */
+    public DeadLetterQuery cursor(String cursor) {
+        return set("cursor", cursor);
+    }
+
+    Map<String, Object> params() {
+        return params;
+    }
+
+    private DeadLetterQuery set(String name, Object value) {
+        if (value == null) {
+            params.remove(name);
+        } else {
+            params.put(name, value.toString());
+        }
+        return this;
+    }
+}
