@@ -22,6 +22,10 @@ public final class Gate {
         latch.countDown();
     }
 
+    public boolean isOpen() {
+        return latch.getCount() == 0;
+    }
+
     public void await() throws InterruptedException {
         latch.await();
     }

@@ -102,6 +102,7 @@ public final class ServiceWorkloads {
         redis.reset();
         int n = sizes.w4Jobs();
         Map<String, Double> m = new LinkedHashMap<>();
+        Map<String, long[]> commands = new LinkedHashMap<>();
         String topic = "bench-w4-" + UUID.randomUUID().toString().substring(0, 8);
         try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, redis.uri())) {
             service.start();
@@ -133,6 +134,7 @@ public final class ServiceWorkloads {
             m.put("lost", (double) receipts.lost());
             m.put("duplicated", (double) receipts.duplicated());
             cost.into(m, n);
+            commands.putAll(cost.commands());
             results.addLateness("W4", "delayq-service", late);
 
             // throughput: fill a paused topic through the batch endpoint, resume, time the callbacks
@@ -163,7 +165,7 @@ public final class ServiceWorkloads {
             Thread.sleep(sizes.dupGraceMs());
             m.put("burst_duplicated", (double) burst.duplicated());
         }
-        results.add(new Results.Run("W4", "delayq-service", rep, m, Map.of()));
+        results.add(new Results.Run("W4", "delayq-service", rep, m, commands));
         log.printf("  W4 rep %d: enqueue %,.0f req/s, delivered %,.0f jobs/s, p50 %.0f p99 %.0f max %.0f ms, lost %.0f dup %.0f (burst lost %.0f)%n",
                 rep, m.get("enqueue_req_per_s"), m.get("delivered_jobs_per_s"), m.get("p50"), m.get("p99"), m.get("max"),
                 m.get("lost"), m.get("duplicated"), m.get("burst_lost"));

@@ -41,8 +41,8 @@ public record Sizes(String name, int reps, int warmupSingle, int warmupBulk, int
     }
 
     public static Sizes quick() {
-        return new Sizes("quick", 1, 10_000, 5_000, 5_000,
-                10_000, 4_000, 2_000, 300, 5_000, 500,
+        return new Sizes("quick", 1, 5_000, 2_000, 2_000,
+                10_000, 3_000, 2_000, 300, 5_000, 500,
                 10_000, List.of(10_000, 100_000), 2_000, 4_000, 2_000, 4_000, 4_000, 10_000);
     }
 

@@ -9,6 +9,7 @@ import io.delayq.core.LeaseRef;
 import io.delayq.core.ReserveResult;
 import io.delayq.core.StoreListener;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -22,10 +23,9 @@ import java.util.concurrent.TimeUnit;
  * wake: never by fixed-interval polling, but by one client timer armed at the topic's next due time (from
  * {@link ReserveResult#nextDueAt()} and from {@link StoreListener#onWake}), plus a slow safety sweep.
  *
- * <p>Workers sleep on a semaphore. The timer (or a wake-up) releases one permit; a worker whose reserve came back full
- * releases another before acking, so the number of busy workers follows the load (one at 2,000 due/s, all of them
- * in a drain) without any worker asking Redis when nothing is due. Each worker leases a batch, reports it, and acks
- * the batch in one call.
+ * <p>When the timer fires, its own thread leases the due jobs, reports them and acks the batch in one call. Workers
+ * sleep on a semaphore; a reserve that comes back full releases one, so the number of busy threads follows the load
+ * (the timer thread alone at 2,000 due/s, all workers in a drain) without anyone asking Redis when nothing is due.
  */
 final class TimedConsumer implements AutoCloseable {
     static final long SAFETY_SWEEP_MS = 1_000;
@@ -36,6 +36,7 @@ final class TimedConsumer implements AutoCloseable {
     private final int batch;
     private final long leaseMs;
     private final Receiver receiver;
+    private final Gate gate;
     private final Semaphore kicks = new Semaphore(0);
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "delayq-bench-timer");
@@ -54,6 +55,7 @@ final class TimedConsumer implements AutoCloseable {
         this.batch = batch;
         this.leaseMs = leaseMs;
         this.receiver = receiver;
+        this.gate = gate;
         this.subscription = store.subscribe(new StoreListener() {
             @Override
             public void onWake(String t, long dueAt) {
@@ -70,6 +72,11 @@ final class TimedConsumer implements AutoCloseable {
         if (!kicks.tryAcquire(SAFETY_SWEEP_MS, TimeUnit.MILLISECONDS)) {
             // safety sweep: a missed wake-up costs at most this long
         }
+        drain();
+    }
+
+    /** Leases, reports and acks due jobs until a batch comes back short; then arms the timer at the next due time. */
+    private void drain() {
         while (workers == null || workers.running()) {
             ReserveResult r = store.reserve(topic, Delivery.PULL, batch, leaseMs);
             List<Lease> leases = r.leases();
@@ -99,7 +106,10 @@ final class TimedConsumer implements AutoCloseable {
         }
     }
 
-    /** Keeps one timer, at the earliest due time anyone reported; a later one is dropped (it is re-learned). */
+    /**
+     * Keeps one timer, at the earliest due time anyone reported; a later one is dropped (it is re-learnt from the next
+     * reserve). Armed in microseconds so that it fires just as the due millisecond begins, not up to 1 ms after.
+     */
     private synchronized void arm(long dueAt) {
         if (dueAt < 0 || dueAt >= armedAt) {
             return;
@@ -108,16 +118,30 @@ final class TimedConsumer implements AutoCloseable {
             armed.cancel(false);
         }
         armedAt = dueAt;
-        long delay = Math.max(0, dueAt - System.currentTimeMillis());
-        armed = timer.schedule(this::fire, delay, TimeUnit.MILLISECONDS);
+        Instant now = Instant.now();
+        long nowMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+        long delayMicros = Math.max(0, dueAt * 1_000 - nowMicros);
+        armed = timer.schedule(this::fire, delayMicros, TimeUnit.MICROSECONDS);
     }
 
+    /**
+     * The timer thread serves the due job itself (one thread hand-off less between the due time and the receipt);
+     * workers join in only when it finds a full batch, or while the consumers are still gated.
+     */
     private void fire() {
         synchronized (this) {
             armedAt = Long.MAX_VALUE;
             armed = null;
         }
-        kick();
+        if (!gate.isOpen()) {
+            kick();
+            return;
+        }
+        try {
+            drain();
+        } catch (RuntimeException e) {
+            kick(); // let a worker retry after its own error handling
+        }
     }
 
     @Override

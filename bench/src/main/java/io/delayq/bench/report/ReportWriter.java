@@ -37,9 +37,11 @@ public final class ReportWriter {
                 md.append(t);
             }
         }
-        String split = Tables.redisSplit(results, "delayq");
-        if (split != null) {
-            md.append(split);
+        for (String impl : new String[]{"delayq", "delayq-service"}) {
+            String split = Tables.redisSplit(results, impl);
+            if (split != null) {
+                md.append(split);
+            }
         }
         List<Path> charts = new ArrayList<>();
         add(charts, Charts.lateness(results, "W2", "W2 lateness distribution (pooled repetitions)", dir, "w2-lateness.png"));
