@@ -259,7 +259,7 @@ public final class DeliveryEngine implements Managed {
     }
 
     private TopicState state(String topic) {
-        return topics.computeIfAbsent(topic, t -> new TopicState(t, maxPerTopic));
+        return topics.computeIfAbsent(topic, t -> new TopicState(t, maxPerTopic, metrics, METRICS));
     }
 
     /**
@@ -692,6 +692,7 @@ public final class DeliveryEngine implements Managed {
                 LOG.debug("engine stopping: {} not acknowledged; it is delivered again after its lease", lease.ref());
             }
             delivered.mark();
+            ts.delivered.inc();
             if (LOG.isDebugEnabled()) {
                 LOG.debug("delivered {} attempt {} in {} µs", lease.ref(), lease.attempt(), elapsedNanos / 1_000);
             }
@@ -717,6 +718,7 @@ public final class DeliveryEngine implements Managed {
     private void finish(TopicState ts, Lease lease, TopicSettings settings, Failure failure) {
         try {
             failed.mark();
+            ts.failed.inc();
             if (!running && !accepting && completions.isShutdown()) {
                 return; // stopped: the lease expires, which counts as this failed attempt
             }
@@ -728,6 +730,7 @@ public final class DeliveryEngine implements Managed {
             }
             if (failure.isDead()) {
                 dead.mark();
+                ts.dead.inc();
                 LOG.warn("job {}/{} is dead after {} attempts: {}", job.topic(), job.id(), lease.attempt(),
                         failure.error());
             } else {

@@ -1,5 +1,7 @@
 package io.delayq.service.delivery;
 
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.MetricRegistry;
 import io.delayq.core.TopicSettings;
 
 import java.util.concurrent.Future;
@@ -27,8 +29,16 @@ final class TopicState {
     long leaseTimerAt;
     long leaseTimerSeq;
 
-    TopicState(String topic, int maxConcurrency) {
+    /** Per-topic outcome counters ({@code delayq.delivery.topic.<topic>.delivered|failed|dead}). */
+    final Counter delivered;
+    final Counter failed;
+    final Counter dead;
+
+    TopicState(String topic, int maxConcurrency, MetricRegistry metrics, String prefix) {
         this.topic = topic;
         this.permits = new Semaphore(maxConcurrency);
+        this.delivered = metrics.counter(prefix + "topic." + topic + ".delivered");
+        this.failed = metrics.counter(prefix + "topic." + topic + ".failed");
+        this.dead = metrics.counter(prefix + "topic." + topic + ".dead");
     }
 }

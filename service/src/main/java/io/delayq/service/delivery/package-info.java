@@ -92,7 +92,7 @@
  * <h2>Metrics ({@code delayq.delivery.*})</h2>
  * {@code delivered}, {@code failed}, {@code dead}, {@code reserve-calls}, {@code reserved} (meters);
  * {@code callback-latency} (timer); {@code lateness} (histogram, ms from run time to the start of delivery, by the
- * store's clock); {@code in-flight} (gauge). Health check {@code engine}: running and its sweep reached the store
+ * store's clock); {@code in-flight} (gauge); per topic {@code topic.<topic>.delivered}, {@code .failed}, {@code .dead} (counters). Health check {@code engine}: running and its sweep reached the store
  * recently.
  */
 package io.delayq.service.delivery;

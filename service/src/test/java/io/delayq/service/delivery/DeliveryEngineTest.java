@@ -165,6 +165,8 @@ class DeliveryEngineTest {
         assertThat(dead.history()).extracting(Attempt::httpStatus).containsOnly(500);
         assertThat(metrics.meter("delayq.delivery.failed").getCount()).isEqualTo(3);
         assertThat(metrics.meter("delayq.delivery.dead").getCount()).isEqualTo(1);
+        assertThat(metrics.counter("delayq.delivery.topic." + topic + ".failed").getCount()).isEqualTo(3);
+        assertThat(metrics.counter("delayq.delivery.topic." + topic + ".dead").getCount()).isEqualTo(1);
     }
 
     @Test
