@@ -5,13 +5,17 @@ import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * JAX-RS's own refusals (unknown path 404, 405, 406, 415, the auth filter's 401/403 …) as problem+json. Headers of the
  * original answer, such as {@code WWW-Authenticate} and {@code Allow}, are kept.
  */
 public final class WebApplicationProblemMapper extends ProblemMapper<WebApplicationException> {
-    private final CatchAllMapper serverErrors = new CatchAllMapper();
+    private static final Logger LOG = LoggerFactory.getLogger(WebApplicationProblemMapper.class);
 
     @Override
     public Response toResponse(WebApplicationException e) {
@@ -31,7 +35,10 @@ public final class WebApplicationProblemMapper extends ProblemMapper<WebApplicat
     Problem problem(WebApplicationException e) {
         int status = e.getResponse().getStatus();
         if (status >= 500) {
-            return serverErrors.problem(e);
+            String id = String.format("%016x", ThreadLocalRandom.current().nextLong());
+            LOG.error("Error handling a request: {}", id, e);
+            return Problem.of("server-error", status, "The service could not handle the request (HTTP " + status
+                    + "). It has been logged (ID " + id + ").").with("errorId", id);
         }
         return Problem.of(kind(e, status), status, detail(e, status));
     }

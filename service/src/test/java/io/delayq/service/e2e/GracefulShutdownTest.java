@@ -64,6 +64,16 @@ class GracefulShutdownTest {
                 receiver.await(r -> topic.equals(r.header("Delayq-Topic"))
                         && distinctIds(receiver, topic).containsAll(expected), 1, Duration.ofSeconds(20));
                 assertThat(distinctIds(receiver, topic)).containsAll(expected);
+
+                Api again = new Api("http://127.0.0.1:" + second.getLocalPort(), TestApps.PRODUCER);
+                long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+                Set<String> unfinished = new HashSet<>(expected);
+                while (!unfinished.isEmpty() && System.nanoTime() < deadline) {
+                    unfinished.removeIf(id -> "SUCCEEDED".equals(again.get("/v1/topics/" + topic + "/jobs/" + id)
+                            .json().path("state").asText()));
+                    Thread.sleep(100);
+                }
+                assertThat(unfinished).as("jobs not SUCCEEDED").isEmpty();
             } finally {
                 second.after();
             }
