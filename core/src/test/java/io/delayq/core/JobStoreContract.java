@@ -623,6 +623,44 @@ public abstract class JobStoreContract {
     }
 
     @Test
+    void concurrentSingleEnqueuesAreEachAnsweredForThemselves() throws Exception {
+        int threads = 8;
+        int perThread = 150;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicInteger sharedCreated = new AtomicInteger();
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            workers.add(pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < perThread; i++) {
+                    String id = "s" + thread + "-" + i;
+                    EnqueueResult r = store.enqueue(NewJob.delayed(topic, id, "{\"n\":" + i + "}", 60_000, 3));
+                    assertThat(r.created()).isTrue();
+                    assertThat(r.job().id()).isEqualTo(id);
+                    assertThat(r.job().payload()).isEqualTo("{\"n\":" + i + "}");
+                    EnqueueResult shared = store.enqueue(NewJob.delayed(topic, "shared", PAYLOAD, 60_000, 3));
+                    assertThat(shared.status()).isEqualTo(StoreStatus.OK);
+                    if (shared.created()) {
+                        sharedCreated.incrementAndGet();
+                    }
+                    EnqueueResult clash = store.enqueue(NewJob.delayed(topic, "shared", "{\"t\":" + thread + "}", 60_000, 3));
+                    assertThat(clash.status()).isEqualTo(StoreStatus.CONFLICT);
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> f : workers) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        assertThat(sharedCreated.get()).isEqualTo(1);
+        assertThat(store.stats(topic).scheduled()).isEqualTo(threads * perThread + 1);
+    }
+
+    @Test
     void aLargeBatchIsScheduledWhole() {
         int n = 5_000;
         List<NewJob> batch = new ArrayList<>(n);

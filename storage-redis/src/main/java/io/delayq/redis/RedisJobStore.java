@@ -69,6 +69,7 @@ public final class RedisJobStore implements JobStore {
     private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
     private final Map<String, CachedSettings> settingsCache = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
+    private final EnqueueCoalescer coalescer = new EnqueueCoalescer(this::enqueue);
     private final String retentionMs;
     private final String historySize;
     private Runnable onClose = () -> { };
@@ -134,6 +135,14 @@ public final class RedisJobStore implements JobStore {
     }
 
     // ---------------------------------------------------------------- enqueue
+
+    /** One job; concurrent callers share script calls (see {@link EnqueueCoalescer}). */
+    @Override
+    public EnqueueResult enqueue(NewJob job) {
+        JobRules.checkTopic(job.topic());
+        JobRules.checkId(job.id());
+        return coalescer.submit(job);
+    }
 
     @Override
     public List<EnqueueResult> enqueue(List<NewJob> jobs) {
