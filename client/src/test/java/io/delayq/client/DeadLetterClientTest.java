@@ -1,0 +1,106 @@
+package io.delayq.client;
+
+import io.delayq.service.DelayqConfiguration;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import static io.delayq.client.WorkerTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Dead letters through the client: browse, replay (idempotently), purge. */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class DeadLetterClientTest {
+    static final DropwizardAppExtension<DelayqConfiguration> APP = TestService.app();
+
+    private DelayqClient client;
+    private String topic;
+
+    @BeforeEach
+    void setUp() {
+        client = TestService.client(APP);
+        topic = TestService.topic();
+        boolean served;
+        try {
+            client.deadLetters(DeadLetterQuery.topic(topic).limit(1));
+            served = true;
+        } catch (NotFoundException e) {
+            served = false;
+        }
+        assumeTrue(served, "the service does not serve /v1/admin/dead-letters (no archive wired)");
+    }
+
+    @Test
+    void browsesReplaysAndPurgesADeadLetter() throws Exception {
+        DeadLetter dead = kill("j", "{\"bad\":true}");
+        assertThat(dead.topic()).isEqualTo(topic);
+        assertThat(dead.attempts()).isEqualTo(1);
+        assertThat(dead.lastError()).isEqualTo("cannot parse");
+        assertThat(dead.job().payload().get("bad").asBoolean()).isTrue();
+        DeadLetterPage page = client.deadLetters(DeadLetterQuery.topic(topic).limit(10));
+        assertThat(page.items()).extracting(DeadLetter::id).containsExactly("j");
+        assertThat(page.hasNext()).isFalse();
+
+        ReplayResult replay = client.replayDeadLetter(topic, "j", null, "ticket-1");
+        ReplayResult again = client.replayDeadLetter(topic, "j", null, "ticket-1");
+
+        assertThat(replay.duplicate()).isFalse();
+        assertThat(again.duplicate()).isTrue();
+        assertThat(again.replay().newJobId()).isEqualTo(replay.replay().newJobId());
+        LeasedJob fresh = client.lease(topic, 1, Duration.ofSeconds(5), null).get(0);
+        assertThat(fresh.id()).isEqualTo(replay.replay().newJobId());
+        assertThat(fresh.attempt()).isEqualTo(1);
+        client.ack(fresh);
+        assertThat(client.deadLetter(topic, "j").replayCount()).isEqualTo(1);
+
+        client.purgeDeadLetter(topic, "j");
+        assertThatThrownBy(() -> client.deadLetter(topic, "j")).isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void replaysAndPurgesByFilter() throws Exception {
+        kill("a", "1");
+        kill("b", "2");
+
+        BulkReplayResult replayed = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(10));
+        BulkReplayResult repeated = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(10));
+        long purged = client.purgeDeadLetters(DeadLetterFilter.topic(topic));
+
+        assertThat(replayed.replayed()).isEqualTo(2);
+        assertThat(replayed.more()).isFalse();
+        assertThat(repeated.replayed()).isZero();
+        assertThat(purged).isEqualTo(2);
+        assertThat(client.lease(topic, 10, Duration.ofSeconds(2), null)).hasSize(2);
+        assertThatThrownBy(() -> client.purgeDeadLetters(DeadLetterFilter.all()))
+                .isInstanceOf(ValidationException.class);
+    }
+
+    /** Schedules a pull job with one attempt, fails it, and waits for the archive to have it. */
+    private DeadLetter kill(String id, String payloadJson) throws Exception {
+        client.schedule(topic, JobRequest.builder().id(id).payload(Json.DEFAULT.readTree(payloadJson)).maxAttempts(1).build());
+        LeasedJob job = client.lease(topic, 1, Duration.ofSeconds(5), null).get(0);
+        client.nack(job, "cannot parse");
+        DeadLetter[] found = new DeadLetter[1];
+        await(() -> {
+            Optional<DeadLetter> letter = find(id);
+            letter.ifPresent(l -> found[0] = l);
+            return letter.isPresent();
+        }, Duration.ofSeconds(15));
+        return found[0];
+    }
+
+    private Optional<DeadLetter> find(String id) {
+        try {
+            return Optional.of(client.deadLetter(topic, id));
+        } catch (NotFoundException e) {
+            return Optional.empty();
+        }
+    }
+}
