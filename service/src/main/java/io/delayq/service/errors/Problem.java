@@ -1,6 +1,7 @@
 package io.delayq.service.errors;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import jakarta.ws.rs.core.MediaType;
@@ -17,7 +18,7 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type", "title", "status", "detail", "instance"})
 public record Problem(String type, String title, int status, String detail, String instance,
-                      @com.fasterxml.jackson.annotation.JsonIgnore Map<String, Object> extensions) {
+                      @JsonIgnore Map<String, Object> extensions) {
     public static final String MEDIA_TYPE = "application/problem+json";
     public static final MediaType MEDIA = MediaType.valueOf(MEDIA_TYPE);
 

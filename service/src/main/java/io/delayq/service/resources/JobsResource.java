@@ -28,6 +28,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriBuilder;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -183,7 +184,7 @@ public class JobsResource {
         return JobView.of(scheduler.reschedule(new JobRef(topic, id), request));
     }
 
-    static java.net.URI jobUri(String topic, String id) {
+    static URI jobUri(String topic, String id) {
         return UriBuilder.fromResource(JobsResource.class).path("jobs/{id}").build(topic, id);
     }
 }

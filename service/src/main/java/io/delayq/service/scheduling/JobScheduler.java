@@ -12,7 +12,6 @@ import io.delayq.core.JobStore;
 import io.delayq.core.NewJob;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.StoreException;
-import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicSettings;
 import io.delayq.service.api.CallbackSpec;
 import io.delayq.service.api.RescheduleRequest;
@@ -191,10 +190,5 @@ public final class JobScheduler {
             enqueued.mark(created);
         }
         topicSeen.accept(topic);
-    }
-
-    /** Whether a store status of an enqueue is a conflict. */
-    public static boolean isConflict(EnqueueResult result) {
-        return result.status() == StoreStatus.CONFLICT;
     }
 }
