@@ -39,6 +39,10 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
     private volatile boolean closed;
 
     BroadcastHub(ObjectMapper mapper) {
+        this(mapper, TimeUnit.SECONDS.toMillis(KEEP_ALIVE_SECONDS));
+    }
+
+    BroadcastHub(ObjectMapper mapper, long keepAliveMs) {
         this.mapper = mapper;
         AtomicInteger threads = new AtomicInteger();
         this.keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -46,7 +50,7 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        keepAlive.scheduleWithFixedDelay(this::keepAlive, KEEP_ALIVE_SECONDS, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
+        keepAlive.scheduleWithFixedDelay(this::keepAlive, keepAliveMs, keepAliveMs, TimeUnit.MILLISECONDS);
     }
 
     /** Adds a subscriber to a topic and greets it with a comment, so it knows its stream is open. */

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The consumer side of the service: the pull API ({@link LeaseResource}) and broadcast event streams
@@ -27,10 +28,10 @@ public final class ConsumerEndpoints implements Managed {
     private final BroadcastHub hub;
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
 
-    private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, ObjectMapper mapper) {
+    private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, ObjectMapper mapper, long keepAliveMs) {
         this.store = store;
         this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults));
-        this.hub = new BroadcastHub(mapper);
+        this.hub = new BroadcastHub(mapper, keepAliveMs);
     }
 
     /**
@@ -41,7 +42,13 @@ public final class ConsumerEndpoints implements Managed {
      * @param defaults    the service's policy defaults (lease length when neither the consumer, job nor topic names one)
      */
     public static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults) {
-        ConsumerEndpoints endpoints = new ConsumerEndpoints(store, defaults, environment.getObjectMapper());
+        return register(environment, store, defaults, TimeUnit.SECONDS.toMillis(BroadcastHub.KEEP_ALIVE_SECONDS));
+    }
+
+    /** As {@link #register(Environment, JobStore, PolicyDefaults)}, with another keep-alive interval (tests). */
+    static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults,
+                                      long keepAliveMs) {
+        ConsumerEndpoints endpoints = new ConsumerEndpoints(store, defaults, environment.getObjectMapper(), keepAliveMs);
         environment.jersey().register(new LeaseResource(store, defaults, endpoints.waiters));
         environment.jersey().register(new EventsResource(endpoints.hub));
         environment.lifecycle().manage(endpoints);

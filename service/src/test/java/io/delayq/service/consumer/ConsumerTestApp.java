@@ -19,6 +19,8 @@ import io.dropwizard.lifecycle.Managed;
  * auth filter or delivery engine (tests expire leases through the store, as the engine would).
  */
 public class ConsumerTestApp extends Application<Configuration> {
+    /** Event streams get a keep-alive comment this often (15 s in the service). */
+    static final long KEEP_ALIVE_MS = 300;
     private JobStore store;
 
     /** A configuration on free ports. */
@@ -43,7 +45,7 @@ public class ConsumerTestApp extends Application<Configuration> {
         environment.jersey().register(new StoreExceptionMapper());
         environment.jersey().register(new IllegalArgumentExceptionMapper());
         environment.jersey().register(new JsonProblemMapper());
-        ConsumerEndpoints.register(environment, store, PolicyDefaults.defaults());
+        ConsumerEndpoints.register(environment, store, PolicyDefaults.defaults(), KEEP_ALIVE_MS);
     }
 
     JobStore store() {

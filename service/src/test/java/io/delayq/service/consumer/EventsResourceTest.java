@@ -66,6 +66,21 @@ class EventsResourceTest {
     }
 
     @Test
+    void idleStreamsGetKeepAliveComments() throws Exception {
+        try (Stream_ stream = open(ONE, "t-" + UUID.randomUUID())) {
+            assertThat(stream.next()).startsWith(": subscribed");
+            long start = System.nanoTime();
+            String line;
+            do {
+                line = stream.next();
+            } while (line.isEmpty());
+
+            assertThat(line).isEqualTo(": keep-alive");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+        }
+    }
+
+    @Test
     void anInvalidTopicIsRefused() throws Exception {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
                         URI.create("http://localhost:" + ONE.getLocalPort() + "/v1/topics/no%20spaces/events"))
