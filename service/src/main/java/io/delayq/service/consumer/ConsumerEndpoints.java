@@ -1,5 +1,7 @@
 package io.delayq.service.consumer;
 
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
@@ -52,6 +54,8 @@ public final class ConsumerEndpoints implements Managed {
         environment.jersey().register(new LeaseResource(store, defaults, endpoints.waiters));
         environment.jersey().register(new EventsResource(endpoints.hub));
         environment.lifecycle().manage(endpoints);
+        environment.metrics().register(MetricRegistry.name("delayq", "consumer", "parkedLeaseRequests"),
+                (Gauge<Integer>) endpoints.waiters::parked);
         // Jetty's graceful stop waits for requests in progress; parked long polls and open event streams would hold
         // it for up to its grace period, so they are answered and closed as soon as stopping begins.
         environment.lifecycle().addEventListener(new LifeCycle.Listener() {

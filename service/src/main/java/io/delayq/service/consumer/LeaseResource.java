@@ -9,6 +9,9 @@ import io.delayq.core.LeaseRef;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
+import com.codahale.metrics.annotation.ExceptionMetered;
+import com.codahale.metrics.annotation.Metered;
+import com.codahale.metrics.annotation.Timed;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -55,6 +58,8 @@ public class LeaseResource {
      */
     @POST
     @Path("/leases")
+    @Metered
+    @ExceptionMetered
     public void lease(@PathParam("topic") String topic, LeaseRequest body, @Suspended AsyncResponse response) {
         try {
             JobRules.checkTopic(topic);
@@ -68,6 +73,8 @@ public class LeaseResource {
     /** Marks the attempt successful. {@code 204}; {@code 409} when the token is stale (e.g. a second ack). */
     @POST
     @Path("/jobs/{id}/ack")
+    @Timed
+    @ExceptionMetered
     public void ack(@PathParam("topic") String topic, @PathParam("id") String id, AckRequest body) {
         LeaseRef lease = lease(topic, id, body == null ? null : body.leaseToken());
         StoreStatus status = store.ack(List.of(lease)).get(0);
@@ -80,6 +87,8 @@ public class LeaseResource {
      */
     @POST
     @Path("/jobs/{id}/nack")
+    @Timed
+    @ExceptionMetered
     public void nack(@PathParam("topic") String topic, @PathParam("id") String id, NackRequest body) {
         LeaseRef lease = lease(topic, id, body == null ? null : body.leaseToken());
         String error = errorText(body.error());
@@ -103,6 +112,8 @@ public class LeaseResource {
     /** Extends the lease to {@code leaseMs} from now. {@code 200 {"leaseDeadline"}}. */
     @POST
     @Path("/jobs/{id}/extend")
+    @Timed
+    @ExceptionMetered
     public ExtendResponse extend(@PathParam("topic") String topic, @PathParam("id") String id, ExtendRequest body) {
         LeaseRef lease = lease(topic, id, body == null ? null : body.leaseToken());
         Long leaseMs = body.leaseMs();
