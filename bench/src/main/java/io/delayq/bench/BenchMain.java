@@ -82,6 +82,7 @@ public final class BenchMain {
             }
         }
         results.env("duration", String.format("%.1f min", (System.currentTimeMillis() - started) / 60_000.0));
+        results.env("load average at end", Machine.run("cat", "/proc/loadavg").trim());
         ReportWriter.Written w = ReportWriter.write(results, sizes, opts.out());
         log.println();
         log.println(w.text());

@@ -42,8 +42,8 @@ public record Sizes(String name, int reps, int warmupSingle, int warmupBulk, int
 
     public static Sizes quick() {
         return new Sizes("quick", 1, 5_000, 2_000, 2_000,
-                10_000, 3_000, 2_000, 300, 5_000, 500,
-                10_000, List.of(10_000, 100_000), 2_000, 4_000, 2_000, 4_000, 4_000, 10_000);
+                5_000, 3_000, 2_000, 300, 5_000, 500,
+                5_000, List.of(10_000, 100_000), 2_000, 2_000, 2_000, 2_000, 3_000, 10_000);
     }
 
     public static Sizes tiny() {
