@@ -77,6 +77,20 @@ class ScriptsTest {
     }
 
     @Test
+    void base36InLuaMatchesJava() {
+        List<String> values = List.of("0", "1", "35", "36", "1295", "78364164095", "78364164096", "1795336663840",
+                "2821109907455", "2821109907456", "4000000000000000");
+        String script = Scripts.source("lib/record.lua")
+                + "\nlocal out = {} for i, v in ipairs(ARGV) do out[i] = b36(tonumber(v)) end return out";
+        try (UnifiedJedis redis = RedisClient.create(EmbeddedRedis.sharedTestUri())) {
+            List<?> answer = (List<?>) redis.eval(script, List.of(), values);
+            for (int i = 0; i < values.size(); i++) {
+                assertThat(answer.get(i)).as(values.get(i)).isEqualTo(Long.toString(Long.parseLong(values.get(i)), 36));
+            }
+        }
+    }
+
+    @Test
     void aFlushedScriptCacheIsReloadedAndTheCallRetried() {
         String uri = EmbeddedRedis.sharedTestUri();
         String topic = "t-" + UUID.randomUUID();

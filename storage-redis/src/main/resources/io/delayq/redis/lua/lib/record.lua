@@ -14,9 +14,9 @@ local function now_ms()
 end
 
 local B36 = '0123456789abcdefghijklmnopqrstuvwxyz'
+local char, floor = string.char, math.floor
 
-local function b36(n)
-  n = math.floor(n)
+local function b36_any(n)
   if n <= 0 then return '0' end
   local out = ''
   while n > 0 do
@@ -25,6 +25,26 @@ local function b36(n)
     n = (n - d) / 36
   end
   return out
+end
+
+-- Base 36 of a non-negative integer. Every ms timestamp from 1972 to 2059 has eight digits: that case builds one
+-- string instead of eight (Lua interns every intermediate string).
+local function b36(n)
+  n = floor(n)
+  if n < 78364164096 or n >= 2821109907456 then
+    return b36_any(n)
+  end
+  local h = n % 36; n = (n - h) / 36
+  local g = n % 36; n = (n - g) / 36
+  local f = n % 36; n = (n - f) / 36
+  local e = n % 36; n = (n - e) / 36
+  local d = n % 36; n = (n - d) / 36
+  local c = n % 36; n = (n - c) / 36
+  local b = n % 36
+  local a = (n - b) / 36
+  return char(a < 10 and 48 + a or 87 + a, b < 10 and 48 + b or 87 + b, c < 10 and 48 + c or 87 + c,
+    d < 10 and 48 + d or 87 + d, e < 10 and 48 + e or 87 + e, f < 10 and 48 + f or 87 + f,
+    g < 10 and 48 + g or 87 + g, h < 10 and 48 + h or 87 + h)
 end
 
 local POSITIONAL = { s = true, l = true, a = true, m = true, c = true, r = true, f = true }
