@@ -58,7 +58,7 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>{@code finishedRetention}</td><td>24 hours</td><td>How long finished jobs stay readable (and keep
  *       their id taken).</td></tr>
  *   <tr><td>{@code historySize}</td><td>10</td><td>Attempts kept in a job's history.</td></tr>
- *   <tr><td>{@code poolSize}</td><td>16</td><td>Redis connections at most (one is held by the notification
+ *   <tr><td>{@code poolSize}</td><td>32</td><td>Redis connections at most (one is held by the notification
  *       subscriber).</td></tr>
  *   <tr><td>{@code timeout}</td><td>2 seconds</td><td>Connect and socket timeout of one Redis call.</td></tr>
  * </table>
@@ -97,7 +97,7 @@ public class RedisJobStoreFactory implements JobStoreFactory {
 
     @Min(2)
     @Max(1024)
-    private int poolSize = 16;
+    private int poolSize = 32;
 
     @NotNull
     @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)

@@ -37,9 +37,9 @@ public record RedisStoreOptions(int partitions, Map<String, Integer> topicPartit
         Objects.requireNonNull(settingsCacheTtl, "settingsCacheTtl");
     }
 
-    /** 1 partition, 24 h retention, 10 attempts of history, 16 connections, settings cached 1 s. */
+    /** 1 partition, 24 h retention, 10 attempts of history, 32 connections, settings cached 1 s. */
     public static RedisStoreOptions defaults() {
-        return new RedisStoreOptions(1, Map.of(), Duration.ofHours(24), 10, 16, Duration.ofSeconds(1));
+        return new RedisStoreOptions(1, Map.of(), Duration.ofHours(24), 10, 32, Duration.ofSeconds(1));
     }
 
     public int partitionsOf(String topic) {
