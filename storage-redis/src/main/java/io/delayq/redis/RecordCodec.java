@@ -37,17 +37,18 @@ final class RecordCodec {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
-    /** The head's first field for a new job: state S, plus P for the push lane. */
-    static String newJobPrefix(NewJob job) {
-        return job.delivery() == Delivery.PUSH ? "SP" : "S";
+    /** The head of a new job up to createdAt: state S (+ P for the push lane) and maxAttempts in base 36. */
+    static String newJobHeadStart(NewJob job) {
+        return (job.delivery() == Delivery.PUSH ? "SP|" : "S|") + Integer.toString(job.maxAttempts(), 36) + "|";
     }
 
-    /** The rare fields of a new job as a JSON object, or "" when it has none (the usual case). */
-    String newJobExtra(NewJob job) {
+    /** The head of a new job after runAt: the fingerprint, and the rare fields as JSON when it has any. */
+    String newJobHeadEnd(NewJob job) {
+        String fingerprint = "|" + storedFingerprint(job);
         if (job.timeoutMs() == null && !job.broadcast() && job.callback() == null && job.backoff() == null) {
-            return "";
+            return fingerprint;
         }
-        StringBuilder b = new StringBuilder(64).append('{');
+        StringBuilder b = new StringBuilder(80).append(fingerprint).append("|{");
         try {
             if (job.timeoutMs() != null) {
                 b.append("\"to\":").append(job.timeoutMs()).append(',');

@@ -169,10 +169,10 @@ public final class RedisJobStore implements JobStore {
                 calls.stream().map(c -> c.args).toList()));
         for (int c = 0; c < calls.size(); c++) {
             EnqueueCall ec = calls.get(c);
-            List<?> perJob = (List<?>) answers.get(c);
+            List<?> answer = (List<?>) answers.get(c);
             for (int j = 0; j < ec.indexes.size(); j++) {
                 int index = ec.indexes.get(j);
-                results[index] = enqueueResult(jobs.get(index), (List<?>) perJob.get(j));
+                results[index] = enqueueResult(jobs.get(index), answer, j);
             }
         }
         return Arrays.asList(results);
@@ -186,31 +186,27 @@ public final class RedisJobStore implements JobStore {
         EnqueueCall(Partition p, List<Integer> indexes, List<NewJob> jobs) {
             this.indexes = indexes;
             this.keys = List.of(p.jobs(), p.schedPush(), p.schedPull());
-            this.args = new ArrayList<>(2 + indexes.size() * 8);
+            this.args = new ArrayList<>(1 + indexes.size() * 5);
             args.add(p.topic());
-            args.add(Integer.toString(indexes.size()));
             for (int index : indexes) {
                 NewJob job = jobs.get(index);
                 args.add(job.id());
-                args.add(RecordCodec.storedFingerprint(job));
-                args.add(job.delayMs() == null ? "" : Long.toString(job.delayMs()));
-                args.add(job.runAtMs() == null ? "" : Long.toString(job.runAtMs()));
-                args.add(RecordCodec.newJobPrefix(job));
-                args.add(Integer.toString(job.maxAttempts(), 36));
-                args.add(codec.newJobExtra(job));
+                args.add(RecordCodec.newJobHeadStart(job));
+                args.add(job.delayMs() != null ? "d" + job.delayMs() : "a" + job.runAtMs());
+                args.add(codec.newJobHeadEnd(job));
                 args.add(job.payload());
             }
         }
     }
 
-    private EnqueueResult enqueueResult(NewJob job, List<?> answer) {
-        long code = (Long) answer.get(0);
+    /** Reads the enqueue script's answer for job {@code j} of a call: {now, code, runAt or record, …}. */
+    private EnqueueResult enqueueResult(NewJob job, List<?> answer, int j) {
+        long code = (Long) answer.get(1 + 2 * j);
         if (code == ScriptCodes.OK) {
-            long runAt = Long.parseLong((String) answer.get(1));
-            long createdAt = Long.parseLong((String) answer.get(2));
-            return new EnqueueResult(StoreStatus.OK, true, codec.created(job, runAt, createdAt));
+            long runAt = (Long) answer.get(2 + 2 * j);
+            return new EnqueueResult(StoreStatus.OK, true, codec.created(job, runAt, (Long) answer.get(0)));
         }
-        Job existing = codec.decode(job.topic(), job.id(), (String) answer.get(1));
+        Job existing = codec.decode(job.topic(), job.id(), (String) answer.get(2 + 2 * j));
         return new EnqueueResult(ScriptCodes.status(code), false, existing);
     }
 
