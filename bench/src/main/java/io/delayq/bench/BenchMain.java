@@ -72,13 +72,15 @@ public final class BenchMain {
                 } catch (Exception e) {
                     results.note("W5", "delayq: failed: " + e);
                     log.println("  W5 failed: " + e);
+                    log.println("  Redis SLOWLOG (slowest recent commands): " + redis.slowlog(5));
                 }
             }
             if (opts.runs("CEILING") || opts.runs("W1")) {
                 new CeilingPeer(redis, sizes, results, log).run(opts.runs("CEILING"), opts.runs("W1"));
             }
             if (opts.runs("W4") || opts.runs("W6")) {
-                new ServiceWorkloads(redis, sizes, results, log, opts.serviceJar()).run(opts.runs("W4"), opts.runs("W6"));
+                new ServiceWorkloads(redis, sizes.withReps(opts.serviceReps()), results, log, opts.serviceJar())
+                        .run(opts.runs("W4"), opts.runs("W6"));
             }
         }
         results.env("duration", String.format("%.1f min", (System.currentTimeMillis() - started) / 60_000.0));

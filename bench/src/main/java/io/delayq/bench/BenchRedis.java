@@ -137,6 +137,16 @@ public final class BenchRedis implements AutoCloseable {
         return Long.parseLong(RedisInfo.parse(admin.info("memory")).get("used_memory"));
     }
 
+    /** The slowest recent commands, for diagnosing a timeout. */
+    public synchronized String slowlog(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (var e : admin.slowlogGet(n)) {
+            sb.append("\n    ").append(e.getExecutionTime()).append(" µs: ")
+                    .append(String.join(" ", e.getArgs().stream().limit(4).map(a -> a.length() > 60 ? a.substring(0, 60) + "…" : a).toList()));
+        }
+        return sb.toString();
+    }
+
     public synchronized Jedis admin() {
         return admin;
     }
