@@ -145,6 +145,10 @@ public final class Workloads {
         m.put("lost", (double) receipts.lost());
         m.put("duplicated", (double) receipts.duplicated());
         m.put("early", (double) receipts.early(1));
+        if (receipts.early(1) > 0) {
+            results.note("W2", String.format("%s rep %d: %d job(s) received more than 1 ms before their intended due time",
+                    impl.label(), rep, receipts.early(1)));
+        }
         cost.into(m, n);
         results.add(new Results.Run("W2", impl.label(), rep, m, cost.commands()));
         results.addLateness("W2", impl.label(), late);
