@@ -24,6 +24,7 @@ public final class BenchRedis implements AutoCloseable {
     private final int port;
     private final String description;
     private final Jedis admin;
+    private Path dir;
 
     private BenchRedis(Process process, AutoCloseable embedded, int port, String description) {
         this.process = process;
@@ -44,7 +45,9 @@ public final class BenchRedis implements AutoCloseable {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("stdout.log").toFile()).start();
             waitForPing(port, p);
-            return new BenchRedis(p, null, port, "redis-server " + versionAt(port) + " from the PATH (" + onPath + ")");
+            BenchRedis r = new BenchRedis(p, null, port, "redis-server " + versionAt(port) + " from the PATH (" + onPath + ")");
+            r.dir = dir;
+            return r;
         }
         // The engine's helper, looked up reflectively so that the harness compiles whatever state storage-redis is in.
         Class<?> c = Class.forName("io.delayq.redis.EmbeddedRedis");
@@ -173,6 +176,14 @@ public final class BenchRedis implements AutoCloseable {
                 embedded.close();
             } catch (Exception ignored) {
                 // best effort
+            }
+        }
+        if (dir != null) {
+            try (var files = Files.list(dir)) {
+                files.forEach(f -> f.toFile().delete());
+                Files.deleteIfExists(dir);
+            } catch (IOException ignored) {
+                // only logs of a server that is gone
             }
         }
     }
