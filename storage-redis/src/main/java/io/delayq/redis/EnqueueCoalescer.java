@@ -10,8 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
@@ -30,7 +29,16 @@ final class EnqueueCoalescer {
     private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final ReentrantLock leader = new ReentrantLock();
 
-    private record Pending(NewJob job, CompletableFuture<EnqueueResult> result) {
+    private record Pending(NewJob job, CompletableFuture<EnqueueResult> result, Thread waiter) {
+        void complete(EnqueueResult r) {
+            result.complete(r);
+            LockSupport.unpark(waiter);
+        }
+
+        void fail(Throwable e) {
+            result.completeExceptionally(e);
+            LockSupport.unpark(waiter);
+        }
     }
 
     EnqueueCoalescer(Function<List<NewJob>, List<EnqueueResult>> batch) {
@@ -38,7 +46,7 @@ final class EnqueueCoalescer {
     }
 
     EnqueueResult submit(NewJob job) {
-        Pending mine = new Pending(job, new CompletableFuture<>());
+        Pending mine = new Pending(job, new CompletableFuture<>(), Thread.currentThread());
         queue.add(mine);
         while (!mine.result().isDone()) {
             if (leader.tryLock()) {
@@ -47,15 +55,20 @@ final class EnqueueCoalescer {
                 } finally {
                     leader.unlock();
                 }
+                // whoever is next in line leads the next batch
+                Pending next = queue.peek();
+                if (next != null) {
+                    LockSupport.unpark(next.waiter());
+                }
             } else {
-                try {
-                    mine.result().get(200, TimeUnit.MICROSECONDS);
-                } catch (TimeoutException | ExecutionException e) {
-                    // not yet: try to lead; or done with an error, reported below
-                } catch (InterruptedException e) {
+                // woken when answered, or when the leader leaves; the timeout only bounds a missed hand-over
+                LockSupport.parkNanos(this, 1_000_000);
+                if (Thread.interrupted()) {
                     Thread.currentThread().interrupt();
-                    throw new StoreException(StoreStatus.UNAVAILABLE, "interrupted while waiting for Redis to accept job "
-                            + job.ref() + "; it may or may not have been scheduled (enqueue it again: it is idempotent)");
+                    if (!mine.result().isDone()) {
+                        throw new StoreException(StoreStatus.UNAVAILABLE, "interrupted while waiting for Redis to accept job "
+                                + job.ref() + "; it may or may not have been scheduled (enqueue it again: it is idempotent)");
+                    }
                 }
             }
         }
@@ -87,17 +100,17 @@ final class EnqueueCoalescer {
         try {
             List<EnqueueResult> results = batch.apply(taken.stream().map(Pending::job).toList());
             for (int i = 0; i < taken.size(); i++) {
-                taken.get(i).result().complete(results.get(i));
+                taken.get(i).complete(results.get(i));
             }
         } catch (StoreException e) {
-            taken.forEach(p -> p.result().completeExceptionally(e));
+            taken.forEach(p -> p.fail(e));
         } catch (RuntimeException e) {
             // one bad job must not fail the others: answer each on its own
             for (Pending p : taken) {
                 try {
-                    p.result().complete(batch.apply(List.of(p.job())).get(0));
+                    p.complete(batch.apply(List.of(p.job())).get(0));
                 } catch (RuntimeException each) {
-                    p.result().completeExceptionally(each);
+                    p.fail(each);
                 }
             }
         }

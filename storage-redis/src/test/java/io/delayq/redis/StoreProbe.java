@@ -83,6 +83,12 @@ public final class StoreProbe {
         return total;
     }
 
+    /** CPU seconds this JVM (the client) has used so far. */
+    static double clientCpu() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e9;
+    }
+
     static List<NewJob> jobs(String topic, int from, int n, long delayMs) {
         List<NewJob> jobs = new ArrayList<>(n);
         for (int i = from; i < from + n; i++) {
@@ -106,6 +112,7 @@ public final class StoreProbe {
         AtomicInteger next = new AtomicInteger();
         long calls = calls(admin);
         double cpu = cpu(admin);
+        double client = clientCpu();
         long start = System.nanoTime();
         List<Future<?>> fs = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -121,8 +128,8 @@ public final class StoreProbe {
         }
         double secs = (System.nanoTime() - start) / 1e9;
         pool.shutdown();
-        System.out.printf("single enqueue, %d threads: %.0f jobs/s, %.2f Redis calls/job, %.1f µs Redis CPU/job%n", threads,
-                n / secs, (calls(admin) - calls) / (double) n, (cpu(admin) - cpu) * 1e6 / n);
+        System.out.printf("single enqueue, %d threads: %.0f jobs/s, %.2f Redis calls/job, %.1f µs Redis CPU/job, %.1f µs client CPU/job%n",
+                threads, n / secs, (calls(admin) - calls) / (double) n, (cpu(admin) - cpu) * 1e6 / n, (clientCpu() - client) * 1e6 / n);
     }
 
     static void batchEnqueue(RedisJobStore store, UnifiedJedis admin, String topic, int n, int batch, int threads) throws Exception {
@@ -134,6 +141,7 @@ public final class StoreProbe {
         AtomicInteger next = new AtomicInteger();
         long calls = calls(admin);
         double cpu = cpu(admin);
+        double client = clientCpu();
         long start = System.nanoTime();
         List<Future<?>> fs = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -149,8 +157,8 @@ public final class StoreProbe {
         }
         double secs = (System.nanoTime() - start) / 1e9;
         pool.shutdown();
-        System.out.printf("batch enqueue (%d per call, %d threads): %.0f jobs/s, %.2f Redis calls/job, %.1f µs Redis CPU/job%n",
-                batch, threads, n / secs, (calls(admin) - calls) / (double) n, (cpu(admin) - cpu) * 1e6 / n);
+        System.out.printf("batch enqueue (%d per call, %d threads): %.0f jobs/s, %.2f Redis calls/job, %.1f µs Redis CPU/job, %.1f µs client CPU/job%n",
+                batch, threads, n / secs, (calls(admin) - calls) / (double) n, (cpu(admin) - cpu) * 1e6 / n, (clientCpu() - client) * 1e6 / n);
     }
 
     static void drain(RedisJobStore store, UnifiedJedis admin, String topic, int threads, int max) throws Exception {
@@ -159,6 +167,7 @@ public final class StoreProbe {
         AtomicInteger done = new AtomicInteger();
         long calls = calls(admin);
         double cpu = cpu(admin);
+        double client = clientCpu();
         long start = System.nanoTime();
         List<Future<?>> fs = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -178,9 +187,9 @@ public final class StoreProbe {
         }
         double secs = (System.nanoTime() - start) / 1e9;
         pool.shutdown();
-        System.out.printf("drain (reserve %d + batch ack, %d threads): %d of %d jobs, %.0f jobs/s, %.2f Redis calls/job, %.1f µs Redis CPU/job%n",
+        System.out.printf("drain (reserve %d + batch ack, %d threads): %d of %d jobs, %.0f jobs/s, %.2f Redis calls/job, %.1f µs Redis CPU/job, %.1f µs client CPU/job%n",
                 max, threads, done.get(), pending, done.get() / secs, (calls(admin) - calls) / (double) done.get(),
-                (cpu(admin) - cpu) * 1e6 / done.get());
+                (cpu(admin) - cpu) * 1e6 / done.get(), (clientCpu() - client) * 1e6 / done.get());
     }
 
     /** µs per single enqueue, per reserve of 1 and per ack of 1, with {@code size} jobs pending in one partition. */
