@@ -5,6 +5,12 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
+import io.delayq.core.archive.Archiver;
+import io.delayq.core.archive.DeadLetterReplayer;
+import io.delayq.core.archive.JobArchive;
+import io.delayq.service.admin.ArchiveFallbackJobStore;
+import io.delayq.service.admin.DeadLettersResource;
+import io.delayq.service.cli.MigrateCommand;
 import io.delayq.service.consumer.ConsumerEndpoints;
 import io.delayq.service.delivery.CallbackGuard;
 import io.delayq.service.delivery.DeliveryEngine;
@@ -53,6 +59,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         configure(bootstrap.getObjectMapper());
+        bootstrap.addCommand(new MigrateCommand(DelayqConfiguration::getArchive));
     }
 
     /**
@@ -71,18 +78,28 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         // The store is built (and its lifecycle registered) first, so that everything using it stops before it.
         JobStore store = config.getStore().build(environment.lifecycle(), environment.healthChecks(),
                 environment.metrics());
+        JobArchive archive = config.getArchive().build(environment.lifecycle(), environment.healthChecks(),
+                environment.metrics());
+        environment.lifecycle().manage(new Archiver(store, archive, environment.metrics()));
         DeliveryFactory delivery = config.getDelivery();
         PolicyDefaults policy = delivery.policyDefaults();
         DeliveryEngine engine = delivery.build(store, environment);
 
-        registerProducerApi(config, environment, store, policy, delivery.callbackGuard(), engine);
+        registerProducerApi(config, environment, store, archive, policy, delivery.callbackGuard(), engine);
         ConsumerEndpoints.register(environment, store, policy);
         environment.jersey().register(new OpenApiResource(environment.getObjectMapper()));
+        CallbackGuard guard = delivery.callbackGuard();
+        environment.jersey().register(new DeadLettersResource(archive, new DeadLetterReplayer(store, archive,
+                config.getLimits().jobRules(), DeadLetterReplayer.DEFAULT_DEDUP_WINDOW_MS), callback -> {
+                    guard.check(callback.url());
+                    CallbackGuard.checkHeaders(callback.headers());
+                }));
     }
 
     /** Jobs and topics: {@code /v1/topics/**} for producers and operators. */
     private static void registerProducerApi(DelayqConfiguration config, Environment environment, JobStore store,
-                                            PolicyDefaults policy, CallbackGuard guard, DeliveryEngine engine) {
+                                            JobArchive archive, PolicyDefaults policy, CallbackGuard guard,
+                                            DeliveryEngine engine) {
         TopicDepthGauges gauges = new TopicDepthGauges(store, environment.metrics());
         environment.lifecycle().manage(new Managed() {
             @Override
@@ -98,7 +115,8 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                 environment.metrics().meter(MetricRegistry.name("delayq", "jobs", "enqueued")), gauges::track);
 
         JerseyEnvironment jersey = environment.jersey();
-        jersey.register(new JobsResource(store, scheduler, config.getLimits().getMaxBatchSize()));
+        jersey.register(new JobsResource(new ArchiveFallbackJobStore(store, archive), scheduler,
+                config.getLimits().getMaxBatchSize()));
         jersey.register(new TopicsResource(store));
         jersey.register(new TopicResource(store, new TopicSettingsUpdate(environment.getObjectMapper(), scheduler),
                 engine::wake));

@@ -2,6 +2,8 @@ package io.delayq.service;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.delayq.core.JobStoreFactory;
+import io.delayq.core.archive.JobArchiveFactory;
+import io.delayq.mongo.MongoJobArchiveFactory;
 import io.delayq.redis.RedisJobStoreFactory;
 import io.delayq.service.auth.AuthFactory;
 import io.delayq.service.config.LimitsFactory;
@@ -18,6 +20,9 @@ import jakarta.validation.constraints.NotNull;
  *   <tr><th>Name</th><th>Default</th><th>Description</th></tr>
  *   <tr><td>{@code store}</td><td>{@code type: redis} (embedded)</td>
  *       <td>The job store, picked by {@code type} ({@link JobStoreFactory}).</td></tr>
+ *   <tr><td>{@code archive}</td><td>{@code type: mongo} (embedded)</td>
+ *       <td>The durable archive of dead letters and finished jobs, picked by {@code type} ({@link JobArchiveFactory});
+ *       see storage-mongo-archive/README.md.</td></tr>
  *   <tr><td>{@code delivery}</td><td>(required: {@code signingSecret})</td>
  *       <td>The push engine: signing secret, concurrency, default retry policy and timeout, callback allow-list
  *       ({@link DeliveryFactory}).</td></tr>
@@ -32,6 +37,10 @@ public class DelayqConfiguration extends Configuration {
     @Valid
     @NotNull
     private JobStoreFactory store = new RedisJobStoreFactory();
+
+    @Valid
+    @NotNull
+    private JobArchiveFactory archive = new MongoJobArchiveFactory();
 
     @Valid
     @NotNull
@@ -53,6 +62,16 @@ public class DelayqConfiguration extends Configuration {
     @JsonProperty
     public void setStore(JobStoreFactory store) {
         this.store = store;
+    }
+
+    @JsonProperty
+    public JobArchiveFactory getArchive() {
+        return archive;
+    }
+
+    @JsonProperty
+    public void setArchive(JobArchiveFactory archive) {
+        this.archive = archive;
     }
 
     @JsonProperty

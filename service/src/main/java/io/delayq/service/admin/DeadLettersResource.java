@@ -51,12 +51,13 @@ public class DeadLettersResource {
 
     private final JobArchive archive;
     private final DeadLetterReplayer replayer;
-    private final Consumer<String> callbackCheck;
+    private final Consumer<Callback> callbackCheck;
 
     /**
-     * @param callbackCheck refuses a callback URL the service may not call (throws {@link IllegalArgumentException})
+     * @param callbackCheck refuses a callback the service may not call (throws {@link IllegalArgumentException}), the
+     *                      same check a newly scheduled job's callback passes
      */
-    public DeadLettersResource(JobArchive archive, DeadLetterReplayer replayer, Consumer<String> callbackCheck) {
+    public DeadLettersResource(JobArchive archive, DeadLetterReplayer replayer, Consumer<Callback> callbackCheck) {
         this.archive = Objects.requireNonNull(archive, "archive");
         this.replayer = Objects.requireNonNull(replayer, "replayer");
         this.callbackCheck = Objects.requireNonNull(callbackCheck, "callbackCheck");
@@ -127,8 +128,8 @@ public class DeadLettersResource {
             if (body.callback().url() == null) {
                 throw new IllegalArgumentException("callback.url is required when a callback is given");
             }
-            callbackCheck.accept(body.callback().url());
             callback = new Callback(body.callback().url(), body.callback().headers());
+            callbackCheck.accept(callback);
         }
         ReplayOutcome outcome = replayer.replay(ref,
                 new ReplayRequest(body == null ? null : body.delayMs(), callback, key));

@@ -59,8 +59,8 @@ class DeadLettersResourceTest {
     private static final ResourceExtension RESOURCES = ResourceExtension.builder()
             .setRegisterDefaultExceptionMappers(false)
             .addResource(new DeadLettersResource(ARCHIVE,
-                    new DeadLetterReplayer(STORE, ARCHIVE, JobRules.defaults(), 10_000), url -> {
-                        if (!url.startsWith("http")) {
+                    new DeadLetterReplayer(STORE, ARCHIVE, JobRules.defaults(), 10_000), callback -> {
+                        if (!callback.url().startsWith("http")) {
                             throw new IllegalArgumentException("callback.url must be http(s)");
                         }
                     }))
