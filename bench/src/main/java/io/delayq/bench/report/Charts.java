@@ -18,14 +18,14 @@ import java.util.Map;
 
 /** PNG charts: lateness distribution per implementation, throughput bars. */
 public final class Charts {
-    private static final double[] CURVE_Q = {0.01, 0.05, 0.10, 0.20, 0.30, 0.40, 0.50, 0.60, 0.70, 0.80, 0.90, 0.95, 0.99, 0.995, 0.999, 1.0};
+    private static final double[] CURVE_Q = {0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.98, 0.99, 0.995, 0.999};
 
     private Charts() {
     }
 
     /**
-     * Lateness distribution: lateness (ms, log scale) at each percentile, one line per implementation, all
-     * repetitions pooled. 0 ms is drawn as 0.5 ms so the log axis can show it.
+     * Lateness distribution: lateness (ms, log scale) at each percentile (on a "nines" axis), one line per
+     * implementation, all repetitions pooled. 0 ms is drawn as 0.5 ms so the log axis can show it.
      *
      * @return the file, or {@code null} when there is nothing to draw
      */
@@ -34,11 +34,16 @@ public final class Charts {
         if (samples.isEmpty()) {
             return null;
         }
+        // x = -log10(1 - q): p90 at 1, p99 at 2, p99.9 at 3, so the tail gets as much room as the body
         XYChart chart = new XYChartBuilder().width(900).height(520).title(title)
-                .xAxisTitle("percentile").yAxisTitle("lateness ms (log; 0 drawn as 0.5)").build();
+                .xAxisTitle("percentile (the last point of each line is its max)").yAxisTitle("lateness ms (log; 0 drawn as 0.5)").build();
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
-        chart.getStyler().setXAxisDecimalPattern("0.0");
+        chart.setCustomXAxisTickLabelsFormatter(x -> {
+            double q = 100 * (1 - Math.pow(10, -x));
+            String t = q >= 99.99 ? String.format("%.3f", q) : q >= 99 ? String.format("%.1f", q) : String.format("%.0f", q);
+            return "p" + (t.contains(".") ? t.replaceAll("0+$", "").replaceAll("\\.$", "") : t);
+        });
         for (var e : samples.entrySet()) {
             long[] pooled = pool(e.getValue());
             if (pooled.length == 0) {
@@ -47,9 +52,11 @@ public final class Charts {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
             for (double q : CURVE_Q) {
-                xs.add(q == 1.0 ? 100.0 : q * 100);
+                xs.add(-Math.log10(1 - q));
                 ys.add(Math.max(0.5, Stats.percentile(pooled, q)));
             }
+            xs.add(Math.log10(pooled.length)); // the max is the nearest-rank percentile 1 - 1/n
+            ys.add(Math.max(0.5, pooled[pooled.length - 1]));
             chart.addSeries(e.getKey(), xs, ys).setMarker(SeriesMarkers.CIRCLE);
         }
         Path out = dir.resolve(file);
