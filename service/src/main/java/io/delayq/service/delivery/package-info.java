@@ -83,7 +83,11 @@
  *       {@code Signatures.verify(secret, header, body, 300, nowSeconds)}: recompute the HMAC over the timestamp, a dot
  *       and the raw body, compare in constant time, and reject timestamps more than a few minutes old.</li>
  * </ul>
- * The HTTP client is the JDK's non-blocking {@code java.net.http.HttpClient} (HTTP/1.1, keep-alive, no redirects).
+ * The HTTP client is the JDK's {@code java.net.http.HttpClient} (HTTP/1.1, keep-alive, no redirects; its own
+ * small tasks run inline on its selector thread). Each attempt runs on a sender thread (at most {@code maxConcurrency}
+ * of them, idle ones end after a minute) that calls the blocking {@code send} and then records the outcome: the timer
+ * thread only reserves and hands off. {@code sendAsync} was measured first: it completes its future through the common
+ * ForkJoinPool, which on a machine with two cores or fewer starts a new thread for every request.
  *
  * <h2>Shutdown</h2>
  * {@code stop()} stops reserving and unsubscribes, waits up to {@code shutdownGracePeriod} for callbacks in flight,

@@ -48,7 +48,9 @@ class DeliveryMeasurement {
             ConcurrentHashMap<String, Long> receivedAt = new ConcurrentHashMap<>();
             AtomicInteger duplicates = new AtomicInteger();
             HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
-            ExecutorService serverThreads = Executors.newFixedThreadPool(16);
+            AtomicInteger receiverThreadCount = new AtomicInteger();
+            ExecutorService serverThreads = Executors.newFixedThreadPool(16,
+                    r -> new Thread(r, "receiver-" + receiverThreadCount.incrementAndGet()));
             server.setExecutor(serverThreads);
             server.createContext("/", exchange -> {
                 long at = System.currentTimeMillis();
@@ -71,6 +73,9 @@ class DeliveryMeasurement {
                         + run(store, admin, url, receivedAt, duplicates, jobs, spreadMs, true));
                 System.out.println("MEASURE W2-like, 8 producers adding while due (enqueue + delivery cost): "
                         + run(store, admin, url, receivedAt, duplicates, jobs, spreadMs, false));
+                int drain = Integer.getInteger("delayq.measure.drainJobs", 20_000);
+                System.out.println("MEASURE drain: " + drain + " jobs all due at the same moment (throughput): "
+                        + run(store, admin, url, receivedAt, duplicates, drain, 0, true));
             } finally {
                 server.stop(0);
                 serverThreads.shutdownNow();
@@ -86,6 +91,8 @@ class DeliveryMeasurement {
         MetricRegistry metrics = new MetricRegistry();
         DeliveryEngine engine = new DeliveryEngine(store, config, metrics);
         engine.start();
+        Map<String, Long> cpuBefore = threadCpu();
+        long threadsBefore = java.lang.management.ManagementFactory.getThreadMXBean().getTotalStartedThreadCount();
         receivedAt.clear();
         duplicates.set(0);
         Map<String, Long> intended = new ConcurrentHashMap<>();
@@ -94,7 +101,7 @@ class DeliveryMeasurement {
         if (preEnqueue) {
             List<NewJob> batch = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                long delay = 1_000 + ThreadLocalRandom.current().nextLong(spreadMs);
+                long delay = spreadMs == 0 ? 3_000 : 1_000 + ThreadLocalRandom.current().nextLong(spreadMs);
                 batch.add(job(topic, "j" + i, delay, url));
 
             }
@@ -136,6 +143,11 @@ class DeliveryMeasurement {
         long last = receivedAt.values().stream().mapToLong(Long::longValue).max().orElse(start);
         Thread.sleep(500); // acks flushed, duplicates would arrive
         Map<String, Long> stats = redisStats(admin);
+        Map<String, Long> cpuAfter = threadCpu();
+        StringBuilder jvmCpu = new StringBuilder("threads started " + (java.lang.management.ManagementFactory
+                .getThreadMXBean().getTotalStartedThreadCount() - threadsBefore) + "; ");
+        cpuAfter.forEach((group, nanos) -> jvmCpu.append(group).append(' ')
+                .append((nanos - cpuBefore.getOrDefault(group, 0L)) / 1_000 / n).append(" µs/job, "));
         engine.stop();
         Snapshot engineLateness = metrics.histogram("delayq.delivery.lateness").getSnapshot();
         long[] vsIntended = new long[receivedAt.size()];
@@ -151,12 +163,14 @@ class DeliveryMeasurement {
         return String.format("%n  jobs %d, received %d, lost %d, duplicated %d, early (vs runAt) %d, over %.2f s"
                         + " (%.0f delivered/s)%n  lateness vs intended due ms: %s%n  lateness vs store runAt ms:    %s"
                         + "%n  engine: lateness (start − runAt) p50 %.0f p99 %.0f max %d ms; %d reserve calls for %d jobs"
+                        + "%n  JVM CPU by thread group: %s"
                         + "%n  Redis: %.1f calls/job, %.1f CPU ms per 1k jobs (of which sys %.1f; in commands %.1f) (%d calls: %s)",
                 n, receivedAt.size(), n - receivedAt.size(), duplicates.get(),
                 Arrays.stream(vsRunAt).filter(v -> v < 0).count(), seconds, receivedAt.size() / seconds,
                 percentiles(vsIntended), percentiles(vsRunAt),
                 engineLateness.getMedian(), engineLateness.get99thPercentile(), engineLateness.getMax(),
                 metrics.meter("delayq.delivery.reserve-calls").getCount(), metrics.meter("delayq.delivery.reserved").getCount(),
+                jvmCpu,
                 stats.get("calls") / (double) n, stats.get("cpuMicros") / 1000.0 / n * 1000,
                 stats.get("sysMicros") / 1000.0 / n * 1000, stats.getOrDefault("usec:evalsha", 0L) / 1000.0 / n * 1000
                         + stats.entrySet().stream().filter(e -> e.getKey().startsWith("usec:") && !e.getKey().equals("usec:evalsha")
@@ -202,6 +216,25 @@ class DeliveryMeasurement {
         double sys = Double.parseDouble(cpu.replaceAll("(?s).*used_cpu_sys:([0-9.]+).*", "$1"));
         out.put("cpuMicros", (long) ((user + sys) * 1_000_000));
         out.put("sysMicros", (long) (sys * 1_000_000));
+        return out;
+    }
+
+    /** CPU time of live threads, summed by name without its number (engine timers, HTTP client, receiver, …). */
+    private static Map<String, Long> threadCpu() {
+        var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (long id : mx.getAllThreadIds()) {
+            var info = mx.getThreadInfo(id);
+            long cpu = mx.getThreadCpuTime(id);
+            if (info == null || cpu < 0) {
+                continue;
+            }
+            String group = info.getThreadName().replaceAll("[-#]?\\d+$", "");
+            if (group.startsWith("pool-")) {
+                group = "pool";
+            }
+            out.merge(group, cpu, Long::sum);
+        }
         return out;
     }
 
