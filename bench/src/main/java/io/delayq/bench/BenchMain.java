@@ -40,8 +40,10 @@ public final class BenchMain {
         Sizes sizes = opts.sizes();
         Results results = new Results();
         Machine.describe(results);
-        results.env("mode", sizes.name() + ", " + sizes.reps() + " repetition(s)");
+        results.env("mode", sizes.name() + ", " + sizes.reps() + " repetition(s)"
+                + (opts.serviceReps() != sizes.reps() ? " (W4/W6: " + opts.serviceReps() + ")" : ""));
         long started = System.currentTimeMillis();
+        Budget budget = new Budget(started, opts.budgetMinutes(), results, log);
         try (BenchRedis redis = BenchRedis.start(opts.preferPathRedis())) {
             log.println("Redis: " + redis.description() + " on port " + redis.port() + ", no persistence");
             results.env("redis", redis.description() + ", no persistence, default settings (hz 10)");
@@ -56,16 +58,24 @@ public final class BenchMain {
             if (opts.uses("naive")) {
                 impls.add(new NaiveImpl());
             }
-            boolean libraryWorkloads = opts.runs("W1") || opts.runs("W2") || opts.runs("W3");
-            if (libraryWorkloads) {
-                for (Impl impl : impls) {
-                    runLibrary(opts, workloads, impl, results, log);
-                }
-                if (opts.uses("bullmq")) {
-                    new BullmqPeer(redis, sizes, results, log).run(opts);
+            List<String> library = new ArrayList<>();
+            for (String w : List.of("W1", "W2", "W3")) {
+                if (opts.runs(w)) {
+                    library.add(w);
                 }
             }
-            if (opts.runs("W5") && opts.uses("delayq")) {
+            // Most telling first, so that a run cut short by its time budget still has delayq and its best peers.
+            for (Impl impl : library.isEmpty() ? List.<Impl>of() : impls) {
+                if (budget.allows(impl.label(), library)) {
+                    runLibrary(opts, workloads, impl, results, log);
+                    checkpoint(results, sizes, opts, started);
+                }
+            }
+            if ((opts.runs("CEILING") || opts.runs("W1")) && budget.allows("ceiling", List.of("CEILING"))) {
+                new CeilingPeer(redis, sizes, results, log).run(opts.runs("CEILING"), opts.runs("W1"));
+                checkpoint(results, sizes, opts, started);
+            }
+            if (opts.runs("W5") && opts.uses("delayq") && budget.allows("delayq", List.of("W5"))) {
                 log.println("== W5 scale (delayq)");
                 try {
                     new ScaleWorkload(redis, sizes, results, log).run();
@@ -74,22 +84,67 @@ public final class BenchMain {
                     log.println("  W5 failed: " + e);
                     log.println("  Redis SLOWLOG (slowest recent commands): " + redis.slowlog(5));
                 }
+                checkpoint(results, sizes, opts, started);
             }
-            if (opts.runs("CEILING") || opts.runs("W1")) {
-                new CeilingPeer(redis, sizes, results, log).run(opts.runs("CEILING"), opts.runs("W1"));
-            }
-            if (opts.runs("W4") || opts.runs("W6")) {
+            if ((opts.runs("W4") || opts.runs("W6")) && budget.allows("delayq-service", service(opts))) {
                 new ServiceWorkloads(redis, sizes.withReps(opts.serviceReps()), results, log, opts.serviceJar())
                         .run(opts.runs("W4"), opts.runs("W6"));
+                checkpoint(results, sizes, opts, started);
+            }
+            if (!library.isEmpty() && opts.uses("bullmq") && budget.allows(BullmqPeer.LABEL, library)) {
+                new BullmqPeer(redis, sizes, results, log).run(opts);
             }
         }
-        results.env("duration", String.format("%.1f min", (System.currentTimeMillis() - started) / 60_000.0));
-        results.env("load average at end", Machine.run("cat", "/proc/loadavg").trim());
+        finish(results, started);
         ReportWriter.Written w = ReportWriter.write(results, sizes, opts.out());
         log.println();
         log.println(w.text());
         log.println("Written: " + w.markdown() + ", " + w.json() + ", charts " + w.charts());
         return w;
+    }
+
+    private static List<String> service(BenchOptions opts) {
+        List<String> out = new ArrayList<>();
+        if (opts.runs("W4")) {
+            out.add("W4");
+        }
+        if (opts.runs("W6")) {
+            out.add("W6");
+        }
+        return out;
+    }
+
+    private static void finish(Results results, long started) {
+        results.env("duration", String.format("%.1f min", (System.currentTimeMillis() - started) / 60_000.0));
+        results.env("load average at end", Machine.run("cat", "/proc/loadavg").trim());
+    }
+
+    /** Writes the report so far, so that a run stopped early still leaves its tables behind. */
+    private static void checkpoint(Results results, Sizes sizes, BenchOptions opts, long started) {
+        try {
+            finish(results, started);
+            ReportWriter.write(results, sizes, opts.out());
+        } catch (Exception e) {
+            // the final write will report the problem
+        }
+    }
+
+    /** Skips what would start after the time budget ran out, with a line in its tables. */
+    private record Budget(long started, Integer minutes, Results results, PrintStream log) {
+        boolean allows(String what, List<String> tables) {
+            if (minutes == null) {
+                return true;
+            }
+            double used = (System.currentTimeMillis() - started) / 60_000.0;
+            if (used < minutes) {
+                return true;
+            }
+            String why = String.format("%s: skipped: the run's time budget (--budget-min %d) was used up after %.1f min",
+                    what, minutes, used);
+            log.println(why);
+            tables.forEach(t -> results.note(t, why));
+            return false;
+        }
     }
 
     private static void runLibrary(BenchOptions opts, Workloads workloads, Impl impl, Results results, PrintStream log) {

@@ -20,11 +20,12 @@ import java.util.Set;
  *   <tr><td>{@code --w5 1000000,10000000}</td><td>per mode</td><td>W5 pending-job sizes</td></tr>
  *   <tr><td>{@code --bundled-redis}</td><td>off</td><td>use the redis-server bundled in embedded-redis even when one is on the PATH</td></tr>
  *   <tr><td>{@code --service-reps N}</td><td>as {@code --reps}</td><td>repetitions of W4 and W6 (each starts the service)</td></tr>
+ *   <tr><td>{@code --budget-min N}</td><td>none</td><td>start nothing new after N minutes (skipped parts say so)</td></tr>
  *   <tr><td>{@code --service-jar PATH}</td><td>{@code service/target/delayq-service-0.1.0-SNAPSHOT.jar}</td><td>the service for W4/W6</td></tr>
  * </table>
  */
 public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls, Path out, boolean preferPathRedis,
-                           Path serviceJar, int serviceReps) {
+                           Path serviceJar, int serviceReps, Integer budgetMinutes) {
 
     public static final List<String> ALL_WORKLOADS = List.of("W1", "W2", "W3", "W5", "CEILING", "W4", "W6");
     public static final List<String> ALL_IMPLS = List.of("delayq", "redisson", "naive", "bullmq");
@@ -39,6 +40,7 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
         boolean preferPath = true;
         Path serviceJar = null;
         Integer serviceReps = null;
+        Integer budget = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -57,6 +59,7 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
                 case "--bundled-redis" -> preferPath = false;
                 case "--service-jar" -> serviceJar = Path.of(value(args, ++i, a));
                 case "--service-reps" -> serviceReps = Integer.parseInt(value(args, ++i, a));
+                case "--budget-min" -> budget = Integer.parseInt(value(args, ++i, a));
                 case "-h", "--help" -> throw new IllegalArgumentException(usage());
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + usage());
             }
@@ -81,7 +84,7 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
             serviceJar = defaultServiceJar();
         }
         return new BenchOptions(sizes, workloads, impls, out, preferPath, serviceJar,
-                serviceReps == null ? sizes.reps() : serviceReps);
+                serviceReps == null ? sizes.reps() : serviceReps, budget);
     }
 
     static Path defaultServiceJar() {
@@ -130,6 +133,7 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
                 usage: java -jar delayq-bench.jar [--quick | --tiny] [--only W1,W2,W3,W4,W5,W6,CEILING]
                                                   [--impl delayq,redisson,naive,bullmq] [--out DIR] [--reps N]
                                                   [--w5 1000000,10000000] [--bundled-redis] [--service-jar PATH] [--service-reps N]
+                                                  [--budget-min N]
                   full mode (no --quick) runs BENCHMARK.md's sizes with 3 repetitions (~20 minutes on 2 cores).""";
     }
 }

@@ -47,9 +47,9 @@ public record Sizes(String name, int reps, int warmupSingle, int warmupBulk, int
     }
 
     public static Sizes tiny() {
-        return new Sizes("tiny", 1, 1_000, 1_000, 1_000,
-                2_000, 600, 600, 200, 3_000, 300,
-                2_000, List.of(2_000, 10_000), 500, 600, 600, 600, 1_500, 2_000);
+        return new Sizes("tiny", 1, 500, 500, 500,
+                1_000, 600, 600, 200, 3_000, 300,
+                1_000, List.of(1_000, 5_000), 300, 600, 600, 600, 1_500, 2_000);
     }
 
     public Sizes withReps(int r) {
