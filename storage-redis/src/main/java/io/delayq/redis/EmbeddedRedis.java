@@ -61,11 +61,19 @@ public final class EmbeddedRedis implements AutoCloseable {
      * {@code no}).
      */
     public static EmbeddedRedis start(int port, Path dataDir, boolean appendOnly, String appendFsync) {
+        return start(port, dataDir, appendOnly, appendFsync, List.of());
+    }
+
+    /**
+     * As {@link #start(int, Path, boolean, String)}, with more {@code redis-server} arguments (e.g.
+     * {@code --cluster-enabled yes}).
+     */
+    public static EmbeddedRedis start(int port, Path dataDir, boolean appendOnly, String appendFsync, List<String> extraArgs) {
         IllegalStateException last = null;
         for (int attempt = 0; attempt < (port == 0 ? 3 : 1); attempt++) {
             int chosen = port == 0 ? freePort() : port;
             try {
-                return launch(chosen, dataDir, appendOnly, appendFsync);
+                return launch(chosen, dataDir, appendOnly, appendFsync, extraArgs);
             } catch (IllegalStateException e) {
                 last = e; // a free port can be taken between choosing and binding; try another
             }
@@ -134,7 +142,7 @@ public final class EmbeddedRedis implements AutoCloseable {
         }
     }
 
-    private static EmbeddedRedis launch(int port, Path dataDir, boolean appendOnly, String appendFsync) {
+    private static EmbeddedRedis launch(int port, Path dataDir, boolean appendOnly, String appendFsync, List<String> extraArgs) {
         List<String> command = new ArrayList<>(List.of(executable(),
                 "--port", Integer.toString(port),
                 "--bind", "127.0.0.1",
@@ -153,6 +161,7 @@ public final class EmbeddedRedis implements AutoCloseable {
         } else {
             command.addAll(List.of("--appendonly", "no"));
         }
+        command.addAll(extraArgs);
         Path log;
         Process process;
         try {
