@@ -79,6 +79,26 @@ class MongoJobArchiveTest {
     }
 
     @Test
+    void backoffsCallbackHeadersAndBroadcastSurviveTheRoundTrip() {
+        String topic = newTopic();
+        Job base = deadJob(topic, "opts", 1_000, 5_000);
+        Job job = new Job(topic, "opts", "[1,\"two\",{\"3\":null}]", base.runAt(), JobState.DEAD, 3, 3,
+                new io.delayq.core.Backoff.Exponential(io.dropwizard.util.Duration.milliseconds(250), 1.5,
+                        io.dropwizard.util.Duration.minutes(5), 0.1),
+                new io.delayq.core.Callback("https://example.test/hook", java.util.Map.of("X-Api-Key", "k")),
+                2_500L, true, io.delayq.core.Delivery.PUSH, 1_000, 5_000L, "boom", base.history());
+        Job scheduleJob = new Job(topic, "sched", "\"just a string\"", 4_000, JobState.DEAD, 1, 1,
+                new io.delayq.core.Backoff.Schedule(List.of(io.dropwizard.util.Duration.seconds(15),
+                        io.dropwizard.util.Duration.minutes(3))),
+                null, null, false, io.delayq.core.Delivery.PULL, 2_000, 6_000L, null, List.of());
+
+        archive.write(List.of(entry(job), entry(scheduleJob)));
+
+        assertThat(archive.deadLetter(job.ref()).orElseThrow().job()).isEqualTo(job);
+        assertThat(archive.deadLetter(scheduleJob.ref()).orElseThrow().job()).isEqualTo(scheduleJob);
+    }
+
+    @Test
     void theSameIdDyingInTwoLivesGivesTwoDeadLettersAndTheNewestIsShown() {
         String topic = newTopic();
         archive.write(List.of(entry(deadJob(topic, "a", 1_000, 5_000)), entry(deadJob(topic, "a", 9_000, 12_000))));
