@@ -73,6 +73,8 @@ class DeliveryMeasurement {
                         + run(store, admin, url, receivedAt, duplicates, jobs, spreadMs, true));
                 System.out.println("MEASURE W2-like, 8 producers adding while due (enqueue + delivery cost): "
                         + run(store, admin, url, receivedAt, duplicates, jobs, spreadMs, false));
+                System.out.println("MEASURE sparse: 100 jobs over 5 s (~20 due/s), pre-enqueued: "
+                        + run(store, admin, url, receivedAt, duplicates, 100, 5_000, true));
                 int drain = Integer.getInteger("delayq.measure.drainJobs", 20_000);
                 System.out.println("MEASURE drain: " + drain + " jobs all due at the same moment (throughput): "
                         + run(store, admin, url, receivedAt, duplicates, drain, 0, true));
