@@ -1,5 +1,6 @@
 package io.delayq.service;
 
+import io.delayq.mongo.MongoJobArchiveFactory;
 import io.delayq.redis.RedisJobStoreFactory;
 import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.configuration.ConfigurationValidationException;
@@ -43,6 +44,12 @@ class ConfigurationTest {
         assertThat(store.getEmbedded().getPort()).isEqualTo(6390);
         assertThat(store.getEmbedded().isAppendOnly()).isTrue();
         assertThat(store.getEmbedded().getDataDir()).isEqualTo("./data/redis");
+
+        assertThat(config.getArchive()).isInstanceOfSatisfying(MongoJobArchiveFactory.class, archive -> {
+            assertThat(archive.getUri()).isNull();
+            assertThat(archive.getEmbedded().getPort()).isEqualTo(27027);
+            assertThat(archive.getEmbedded().getDataDir()).isEqualTo("./data/mongo");
+        });
 
         String secret = System.getenv().getOrDefault("DELAYQ_SIGNING_SECRET", "dev-secret");
         assertThat(config.getDelivery().getSigningSecret()).isEqualTo(secret);
