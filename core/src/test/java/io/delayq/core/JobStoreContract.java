@@ -165,11 +165,9 @@ public abstract class JobStoreContract {
         assertThat(runAt).isGreaterThanOrEqualTo(result.job().createdAt() + 300);
 
         ReserveResult early = store.reserve(topic, Delivery.PULL, 10, 1_000);
-        assertThat(early.leases()).isEmpty();
-        assertThat(early.nextDueAt()).isEqualTo(runAt);
-        assertThat(store.nextDueAt(topic, Delivery.PULL)).isEqualTo(runAt);
+        assertNothingBefore(early, runAt);
 
-        Lease lease = null;
+        Lease lease = early.leases().isEmpty() ? null : early.leases().get(0);
         long deadline = System.currentTimeMillis() + 3_000;
         while (lease == null && System.currentTimeMillis() < deadline) {
             ReserveResult r = store.reserve(topic, Delivery.PULL, 10, 1_000);
@@ -190,8 +188,9 @@ public abstract class JobStoreContract {
         long runAt = store.now() + 250;
         EnqueueResult result = store.enqueue(NewJob.at(topic, "abs", PAYLOAD, runAt, 3));
         assertThat(result.job().runAt()).isEqualTo(runAt);
-        assertThat(store.reserve(topic, Delivery.PULL, 1, 1_000).leases()).isEmpty();
-        Lease lease = awaitLease(Delivery.PULL, 3_000);
+        ReserveResult early = store.reserve(topic, Delivery.PULL, 1, 1_000);
+        assertNothingBefore(early, runAt);
+        Lease lease = early.leases().isEmpty() ? awaitLease(Delivery.PULL, 3_000) : early.leases().get(0);
         assertThat(store.now()).isGreaterThanOrEqualTo(runAt);
         assertThat(lease.job().runAt()).isEqualTo(runAt);
     }
@@ -240,12 +239,16 @@ public abstract class JobStoreContract {
     @Test
     void anExpiredLeaseIsRedeliveredWithTheNextAttemptAndTheOldTokenIsRefused() {
         store.enqueue(NewJob.delayed(topic, "slow", PAYLOAD, 0, 3));
-        Lease first = awaitLease(Delivery.PULL, 2_000, 100);
+        Lease first = awaitLease(Delivery.PULL, 2_000, 300);
         assertThat(store.nextLeaseDeadline(topic)).isEqualTo(first.deadline());
-        assertThat(store.expireLeases(topic, 10)).as("not expired yet").isZero();
+        if (store.expireLeases(topic, 10) > 0) {
+            assertThat(store.now()).as("a lease is taken back only after its deadline").isGreaterThanOrEqualTo(first.deadline());
+            // a slow machine got past the deadline already: the redelivery checks below still hold
+        } else {
+            awaitTrue(() -> store.now() > first.deadline(), 2_000);
+            assertThat(store.expireLeases(topic, 10)).isEqualTo(1);
+        }
 
-        awaitTrue(() -> store.now() > first.deadline(), 2_000);
-        assertThat(store.expireLeases(topic, 10)).isEqualTo(1);
         Job back = find("slow");
         assertThat(back.state()).isEqualTo(JobState.SCHEDULED);
         assertThat(back.attempts()).isEqualTo(1);
@@ -330,9 +333,8 @@ public abstract class JobStoreContract {
         assertThat(store.ack(List.of(LeaseRef.of(lease)))).containsExactly(StoreStatus.STALE_LEASE);
 
         ReserveResult early = store.reserve(topic, Delivery.PULL, 10, 1_000);
-        assertThat(early.leases()).isEmpty();
-        assertThat(early.nextDueAt()).isEqualTo(waiting.runAt());
-        Lease again = awaitLease(Delivery.PULL, 3_000);
+        assertNothingBefore(early, waiting.runAt());
+        Lease again = early.leases().isEmpty() ? awaitLease(Delivery.PULL, 3_000) : early.leases().get(0);
         assertThat(store.now()).isGreaterThanOrEqualTo(waiting.runAt());
         assertThat(again.attempt()).isEqualTo(2);
     }
@@ -532,10 +534,10 @@ public abstract class JobStoreContract {
                  }
              })) {
             long first = store.enqueue(NewJob.delayed(topic, "w1", PAYLOAD, 20_000, 3)).job().runAt();
-            awaitTrue(() -> wakes.size() == 1, 2_000);
+            awaitTrue(() -> wakes.size() == 1, 5_000);
             store.enqueue(NewJob.delayed(topic, "w2", PAYLOAD, 40_000, 3));
             long earlier = store.enqueue(NewJob.delayed(topic, "w3", PAYLOAD, 5_000, 3)).job().runAt();
-            awaitTrue(() -> wakes.size() >= 2, 2_000);
+            awaitTrue(() -> wakes.size() >= 2, 5_000);
             sleep(50);
             assertThat(wakes).containsExactly(first, earlier);
         }
@@ -550,7 +552,7 @@ public abstract class JobStoreContract {
         try (JobStore other = newStore(); AutoCloseable sa = store.subscribe(a); AutoCloseable sb = other.subscribe(b)) {
             Job job = store.enqueue(new NewJob(topic, "bc", PAYLOAD, 0L, null, 1, null, null, null, true, Delivery.PUSH)).job();
             store.publishBroadcast(job);
-            awaitTrue(() -> heardA.size() == 1 && heardB.size() == 1, 2_000);
+            awaitTrue(() -> heardA.size() == 1 && heardB.size() == 1, 5_000);
             assertThat(heardA.get(0)).isEqualTo(job);
             assertThat(heardB.get(0)).isEqualTo(job);
         }
@@ -565,7 +567,7 @@ public abstract class JobStoreContract {
             subscription.close();
             Job job = store.enqueue(NewJob.delayed(topic, "gone", PAYLOAD, 0, 1)).job();
             store.publishBroadcast(job);
-            awaitTrue(() -> control.size() == 1, 2_000);
+            awaitTrue(() -> control.size() == 1, 5_000);
             assertThat(heard).isEmpty();
         }
     }
@@ -722,6 +724,17 @@ public abstract class JobStoreContract {
             }
         }
         return Collections.unmodifiableList(mine);
+    }
+
+    /** A reserve made before {@code runAt} (by the store's clock) got nothing and names runAt as next. */
+    private static void assertNothingBefore(ReserveResult r, long runAt) {
+        if (r.now() < runAt) {
+            assertThat(r.leases()).as("nothing is handed out before its runAt").isEmpty();
+            assertThat(r.nextDueAt()).isEqualTo(runAt);
+        } else {
+            // a stalled test thread reached the run time already; then the job may be handed out, not before
+            assertThat(r.leases()).allSatisfy(l -> assertThat(r.now()).isGreaterThanOrEqualTo(l.job().runAt()));
+        }
     }
 
     private static StoreListener listener(String topic, List<Job> heard) {

@@ -117,14 +117,14 @@ class RedisStateTest {
     @Test
     void finishedRecordsAreTrimmedAfterTheRetentionByLaterReserves() throws Exception {
         store.close();
-        store = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withFinishedRetention(Duration.ofMillis(200)));
+        store = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withFinishedRetention(Duration.ofMillis(800)));
         store.enqueue(List.of(NewJob.delayed(topic, "old", PAYLOAD, 0, 3), NewJob.delayed(topic, "new", PAYLOAD, 0, 3)));
         Thread.sleep(5);
         Map<String, Lease> leases = new java.util.HashMap<>();
         store.reserve(topic, Delivery.PULL, 2, 10_000).leases().forEach(l -> leases.put(l.job().id(), l));
         store.ack(List.of(LeaseRef.of(leases.get("old"))));
         assertThat(store.find(new JobRef(topic, "old"))).isPresent();
-        Thread.sleep(300);
+        Thread.sleep(900);
         store.ack(List.of(LeaseRef.of(leases.get("new"))));
         store.reserve(topic, Delivery.PULL, 1, 10_000);
         assertThat(store.find(new JobRef(topic, "old"))).as("trimmed").isEmpty();
