@@ -1,5 +1,6 @@
 package io.delayq.mongo;
 
+import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoException;
 import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoCollection;
@@ -24,6 +25,7 @@ import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
 import io.delayq.migrations.mongo.V1ArchiveCollections;
+import org.bson.BSONException;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 
@@ -100,15 +102,30 @@ public final class MongoJobArchive implements JobArchive {
                 done.add(new ReplaceOneModel<>(Filters.eq(ID, doc.get(ID)), doc, new ReplaceOptions().upsert(true)));
             }
         }
-        mutate("write " + entries.size() + " finished jobs to the archive", () -> {
-            if (!dead.isEmpty()) {
-                deadLetters.bulkWrite(dead, new BulkWriteOptions().ordered(false));
+        try {
+            mutate("write " + entries.size() + " finished jobs to the archive", () -> {
+                if (!dead.isEmpty()) {
+                    deadLetters.bulkWrite(dead, new BulkWriteOptions().ordered(false));
+                }
+                if (!done.isEmpty()) {
+                    completed.bulkWrite(done, new BulkWriteOptions().ordered(false));
+                }
+                return null;
+            });
+        } catch (StoreException e) {
+            // A write error on a document (as opposed to a write-concern error or a lost connection) will not go
+            // away by retrying: say so, so that the archiver sets the entry aside instead of waiting for an outage
+            // to end.
+            if (e.getCause() instanceof MongoBulkWriteException bulk && !bulk.getWriteErrors().isEmpty()
+                    && bulk.getWriteConcernError() == null) {
+                throw new IllegalArgumentException("the archive refused " + bulk.getWriteErrors().size()
+                        + " of " + entries.size() + " finished jobs: " + bulk.getWriteErrors().get(0).getMessage(), e);
             }
-            if (!done.isEmpty()) {
-                completed.bulkWrite(done, new BulkWriteOptions().ordered(false));
-            }
-            return null;
-        });
+            throw e;
+        } catch (BSONException e) {
+            throw new IllegalArgumentException("a finished job cannot be stored as a MongoDB document: "
+                    + e.getMessage(), e);
+        }
     }
 
     private static Bson setEach(Document fields) {

@@ -102,6 +102,31 @@ class ArchiverTest {
     }
 
     @Test
+    void anEntryTheArchiveRefusesStaysInTheOutboxAndDoesNotHoldBackTheOthers() {
+        String topic = newTopic();
+        // Over MongoDB's 16 MiB document limit: refused for good, not an outage.
+        String huge = "\"" + "x".repeat(17 * 1024 * 1024) + "\"";
+        store.enqueue(io.delayq.core.NewJob.delayed(topic, "huge", huge, 0, 1));
+        var lease = StoreFixture.reserveOne(store, topic);
+        store.nack(io.delayq.core.LeaseRef.of(lease), io.delayq.core.Failure.dead("too big to help", null));
+        JobRef normal = killJob(store, topic, "normal", 1);
+        var metrics = new MetricRegistry();
+        var archiver = new Archiver(store, fixture.archive, metrics, FAST);
+        try {
+            while (archiver.drainOnce() > 0) {
+                // drain all that can be drained
+            }
+
+            assertThat(fixture.archive.deadLetter(normal)).isPresent();
+            assertThat(fixture.archive.deadLetter(new JobRef(topic, "huge"))).isEmpty();
+            assertThat(outboxEntries(store, topic)).as("the refused entry is kept").isEqualTo(1);
+            assertThat(metrics.meter(Archiver.REJECTED_METER).getCount()).isPositive();
+        } finally {
+            store.deleteOutbox(store.readOutbox(10_000).stream().filter(e -> e.job().topic().equals(topic)).toList());
+        }
+    }
+
+    @Test
     void drainingTheSameEntryTwiceKeepsOneDeadLetter() {
         String topic = newTopic();
         JobRef ref = killJob(store, topic, "twice", 1);

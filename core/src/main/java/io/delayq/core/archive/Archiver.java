@@ -5,13 +5,18 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import io.delayq.core.JobStore;
 import io.delayq.core.OutboxEntry;
+import io.delayq.core.StoreException;
+import io.delayq.core.StoreStatus;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,13 +30,18 @@ import java.util.concurrent.TimeUnit;
  * {@code delayq.archive.backlog} shows it. Several instances may run an archiver on one store: they may write the
  * same entries, which is harmless.
  *
+ * <p>An entry the archive refuses outright (not an outage: e.g. a document over MongoDB's size limit) is left in the
+ * outbox and logged once, and the rest of its batch is archived around it.
+ *
  * <p>Metrics: gauge {@code delayq.archive.backlog} (outbox size, -1 when the store cannot tell), meters
- * {@code delayq.archive.archived} and {@code delayq.archive.failures}.
+ * {@code delayq.archive.archived}, {@code delayq.archive.failures} (passes that failed) and
+ * {@code delayq.archive.rejected} (entries refused).
  */
 public final class Archiver implements Managed {
     public static final String BACKLOG_GAUGE = "delayq.archive.backlog";
     public static final String ARCHIVED_METER = "delayq.archive.archived";
     public static final String FAILURES_METER = "delayq.archive.failures";
+    public static final String REJECTED_METER = "delayq.archive.rejected";
 
     private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
     private static final long PROGRESS_LOG_INTERVAL_MS = 10_000;
@@ -41,6 +51,8 @@ public final class Archiver implements Managed {
     private final Settings settings;
     private final Meter archived;
     private final Meter failures;
+    private final Meter rejected;
+    private final Set<String> refused = ConcurrentHashMap.newKeySet();
     private final Object wakeUp = new Object();
 
     private volatile boolean running;
@@ -76,6 +88,7 @@ public final class Archiver implements Managed {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.archived = metrics.meter(ARCHIVED_METER);
         this.failures = metrics.meter(FAILURES_METER);
+        this.rejected = metrics.meter(REJECTED_METER);
         metrics.remove(BACKLOG_GAUGE);
         metrics.register(BACKLOG_GAUGE, new CachedGauge<Long>(1, TimeUnit.SECONDS) {
             @Override
@@ -141,10 +154,53 @@ public final class Archiver implements Managed {
         if (batch.isEmpty()) {
             return 0;
         }
-        archive.write(batch);
-        store.deleteOutbox(batch);
-        archived.mark(batch.size());
-        return batch.size();
+        List<OutboxEntry> written;
+        try {
+            archive.write(batch);
+            written = batch;
+        } catch (StoreException e) {
+            if (e.status() == StoreStatus.UNAVAILABLE) {
+                throw e;
+            }
+            written = writeOneByOne(batch);
+        } catch (RuntimeException e) {
+            written = writeOneByOne(batch);
+        }
+        if (!written.isEmpty()) {
+            store.deleteOutbox(written);
+            archived.mark(written.size());
+        }
+        return written.size();
+    }
+
+    /**
+     * The archive refused the batch for a reason other than being unreachable: find the entries it refuses and keep
+     * them in the outbox (logged once each), so that one bad entry does not hold back every other one.
+     */
+    private List<OutboxEntry> writeOneByOne(List<OutboxEntry> batch) {
+        List<OutboxEntry> written = new ArrayList<>(batch.size());
+        for (OutboxEntry entry : batch) {
+            try {
+                archive.write(List.of(entry));
+                written.add(entry);
+            } catch (StoreException e) {
+                if (e.status() == StoreStatus.UNAVAILABLE) {
+                    throw e;
+                }
+                refuse(entry, e);
+            } catch (RuntimeException e) {
+                refuse(entry, e);
+            }
+        }
+        return written;
+    }
+
+    private void refuse(OutboxEntry entry, RuntimeException e) {
+        rejected.mark();
+        if (refused.add(entry.entryId())) {
+            LOG.error("The archive refuses outbox entry {} (job {}); it stays in the store's outbox, where it is not"
+                    + " lost, until the cause is fixed: {}", entry.entryId(), entry.job().ref(), e.toString(), e);
+        }
     }
 
     private void run() {
