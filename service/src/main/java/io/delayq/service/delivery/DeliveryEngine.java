@@ -102,7 +102,7 @@ public final class DeliveryEngine implements Managed {
     private ThreadPoolExecutor senders;
     private HttpClient http;
     private AckBatcher acks;
-    private AutoCloseable subscription;
+    private volatile AutoCloseable subscription;
     private volatile long lastSweepAt;
     private volatile String lastSweepError;
     private volatile long lastErrorLog;
@@ -159,17 +159,21 @@ public final class DeliveryEngine implements Managed {
                 .connectTimeout(java.time.Duration.ofMillis(Math.min(5_000, policy.timeoutMs())))
                 // The client's own tasks are small and non-blocking (its maintainers allow an inline executor);
                 // running them inline instead of handing each to a pool cut its CPU per request by about a third.
-                // Our handler of the answer is handed to the callback pool, since it may block on the store.
+                // Answers are awaited, and recorded in the store, on the sender threads.
                 .executor(Runnable::run)
                 .build();
         acks = new AckBatcher(store, ackBatchSize, ackFlushNanos, clock::storeNowMillis);
         long before = clock.localMicros();
-        long storeNow = store.now();
-        clock.observe(storeNow, clock.localMicros());
+        try {
+            clock.observe(store.now(), clock.localMicros());
+        } catch (RuntimeException e) {
+            // The store may come up later: the first reserve sets the clock, the sweep keeps trying meanwhile.
+            LOG.warn("delivery engine starting without the store's clock: {}", e.toString());
+        }
         stopDeadlineNanos = Long.MAX_VALUE;
         running = true;
         accepting = true;
-        subscription = store.subscribe(new Listener());
+        subscribe();
         scheduler.scheduleWithFixedDelay(this::sweep, 0, sweepMs, TimeUnit.MILLISECONDS);
         LOG.info("delivery engine started: maxConcurrency={}, maxConcurrencyPerTopic={}, reserveBatch={},"
                         + " default timeout={} ms, default maxAttempts={}, sweep every {} ms, store clock offset {} µs"
@@ -186,7 +190,6 @@ public final class DeliveryEngine implements Managed {
             running = false;
             accepting = false;
         }
-        closeQuietly(subscription);
         scheduler.shutdown();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMs);
         stopDeadlineNanos = deadline;
@@ -198,6 +201,8 @@ public final class DeliveryEngine implements Managed {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        closeQuietly(subscription); // after the sweep has ended, so that it cannot subscribe again
+        subscription = null;
         int left = inFlight.get();
         acks.close();
         senders.shutdown();
@@ -361,10 +366,22 @@ public final class DeliveryEngine implements Managed {
         }
     }
 
+    private void subscribe() {
+        try {
+            subscription = store.subscribe(new Listener());
+        } catch (RuntimeException e) {
+            LOG.warn("delivery engine could not subscribe to the store's wake-ups ({}); retrying at every sweep,"
+                    + " due jobs are found by the sweep meanwhile", e.toString());
+        }
+    }
+
     /** The safety net: finds due jobs and lease deadlines whose wake-up was missed. */
     private void sweep() {
         if (!running) {
             return;
+        }
+        if (subscription == null) {
+            subscribe();
         }
         try {
             for (String topic : store.topics()) {

@@ -21,8 +21,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -369,5 +371,28 @@ class DeliveryEngineTest {
         });
         start(config()); // the job was due before the engine subscribed: only the sweep can find it
         await("delivered", 3_000, () -> ids.contains("early"));
+    }
+
+    @Test
+    void recoversWhenRedisRestarts(@TempDir Path dir) throws Exception {
+        EmbeddedRedis redis = EmbeddedRedis.start(0, dir, true);
+        int port = redis.port();
+        RedisJobStore own = RedisJobStore.connect(redis.uri());
+        DeliveryEngine engine = new DeliveryEngine(own, config(), new MetricRegistry());
+        try {
+            engine.start();
+            own.enqueue(push("survivor", "{}", 1_000, 3, null, receiver.url("/r"), null));
+            redis.kill();
+            await("unhealthy while Redis is down", 3_000, () -> !engine.healthCheck().execute().isHealthy());
+
+            redis = EmbeddedRedis.start(port, dir, true);
+            await("delivered after the restart", 8_000, () -> receiver.count() == 1);
+            await("healthy again", 3_000, () -> engine.healthCheck().execute().isHealthy());
+            assertThat(receiver.received().get(0).id()).isEqualTo("survivor");
+        } finally {
+            engine.stop();
+            own.close();
+            redis.close();
+        }
     }
 }
