@@ -94,6 +94,24 @@ class RedisJobStoreFactoryTest {
     }
 
     @Test
+    void connectsToAClusterThroughItsSeedNodes() throws Exception {
+        RedisJobStoreFactory redis = new RedisJobStoreFactory();
+        redis.setCluster(true);
+        redis.setPartitions(2);
+        redis.setUri("redis://" + String.join(",", EmbeddedCluster.shared().nodes().stream().map(Object::toString).toList()));
+        LifecycleEnvironment lifecycle = new LifecycleEnvironment(new MetricRegistry());
+        HealthCheckRegistry health = new HealthCheckRegistry();
+        JobStore store = redis.build(lifecycle, health, new MetricRegistry());
+        String topic = "t-" + UUID.randomUUID();
+        for (int i = 0; i < 10; i++) {
+            assertThat(store.enqueue(NewJob.delayed(topic, "c" + i, "{}", 0, 1)).created()).isTrue();
+        }
+        assertThat(store.stats(topic).scheduled()).isEqualTo(10);
+        assertThat(health.runHealthCheck("store").isHealthy()).isTrue();
+        ((JettyManaged) lifecycle.getManagedObjects().get(0)).getManaged().stop();
+    }
+
+    @Test
     void startsAndStopsAnEmbeddedServerWhenNoUriIsGiven() throws Exception {
         RedisJobStoreFactory redis = (RedisJobStoreFactory) parse("embedded.yml");
         redis.getEmbedded().setPort(0);
