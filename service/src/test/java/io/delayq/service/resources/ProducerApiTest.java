@@ -158,6 +158,9 @@ class ProducerApiTest {
         assertThat(Instant.parse(later.json().path("runAt").asText())).isEqualTo(Instant.parse(at));
 
         assertThat(api.post(jobs() + "/r/reschedule", "{}").status()).isEqualTo(422);
+        assertThat(api.post(jobs() + "/r/reschedule", "{\"delayMs\":-1}").status()).isEqualTo(422);
+        assertThat(api.get(jobs() + "/r").json().path("runAt").asText()).as("a refused reschedule changes nothing")
+                .isEqualTo(later.json().path("runAt").asText());
         assertThat(api.post(jobs() + "/gone/reschedule", "{\"delayMs\":1}").status()).isEqualTo(404);
     }
 
