@@ -150,6 +150,32 @@ class RedisStateTest {
     }
 
     @Test
+    void jobsSpreadOverPartitionsByAStableHashOfTheirId() {
+        store.close();
+        store = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withPartitions(1, Map.of(topic, 4)));
+        List<NewJob> jobs = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            jobs.add(NewJob.delayed(topic, "p" + i, PAYLOAD, 60_000, 3));
+        }
+        store.enqueue(jobs);
+        long total = 0;
+        for (int i = 0; i < 4; i++) {
+            Partition part = Partition.of(topic, i);
+            long n = raw.redis().hlen(part.jobs());
+            assertThat(n).as("partition %d", i).isBetween(20L, 100L);
+            assertThat(raw.redis().zcard(part.schedPull())).isEqualTo(n);
+            total += n;
+        }
+        assertThat(total).isEqualTo(200);
+        assertThat(store.partition(topic, "p7")).isEqualTo(store.partition(topic, "p7"));
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update("p7".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(store.partition(topic, "p7").index()).isEqualTo((int) (crc.getValue() % 4));
+        assertThat(raw.redis().hexists(store.partition(topic, "p7").jobs(), "p7")).isTrue();
+        assertThat(store.stats(topic).scheduled()).isEqualTo(200);
+    }
+
+    @Test
     void aNewEarliestJobPublishesOneWakeMessage() throws Exception {
         List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
         var pubSub = new redis.clients.jedis.JedisPubSub() {
