@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * wake: never by fixed-interval polling, but by one client timer armed at the topic's next due time (from
  * {@link ReserveResult#nextDueAt()} and from {@link StoreListener#onWake}), plus a slow safety sweep.
  *
- * <p>When the timer fires, its own thread leases the due jobs, reports them and acks the batch in one call. Workers
+ * <p>When the timer fires, its own thread leases the due jobs, reports them and hands their acks to an
+ * {@link AckBatcher} (batched across threads, flushed after 2 ms or 100 leases, like the delivery engine). Workers
  * sleep on a semaphore; a reserve that comes back full releases one, so the number of busy threads follows the load
  * (the timer thread alone at 2,000 due/s, all workers in a drain) without anyone asking Redis when nothing is due.
  */
@@ -38,6 +39,7 @@ final class TimedConsumer implements AutoCloseable {
     private final Receiver receiver;
     private final Gate gate;
     private final Semaphore kicks = new Semaphore(0);
+    private final AckBatcher acks;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "delayq-bench-timer");
         t.setDaemon(true);
@@ -56,6 +58,7 @@ final class TimedConsumer implements AutoCloseable {
         this.leaseMs = leaseMs;
         this.receiver = receiver;
         this.gate = gate;
+        this.acks = new AckBatcher(store);
         this.subscription = store.subscribe(new StoreListener() {
             @Override
             public void onWake(String t, long dueAt) {
@@ -92,7 +95,7 @@ final class TimedConsumer implements AutoCloseable {
                 receiver.received(Integer.parseInt(l.job().id()));
                 refs.add(LeaseRef.of(l));
             }
-            store.ack(refs);
+            acks.add(refs);
             if (leases.size() < batch) {
                 arm(r.nextDueAt());
                 return;
@@ -151,6 +154,7 @@ final class TimedConsumer implements AutoCloseable {
         } finally {
             workers.close();
             timer.shutdownNow();
+            acks.close();
         }
     }
 }
