@@ -8,10 +8,14 @@ import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.PropertyBindingException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -53,9 +57,36 @@ public final class JsonProblemMapper extends ProblemMapper<JsonProcessingExcepti
                     + (typeId.getTypeId() == null ? "" : " (got '" + typeId.getTypeId() + "')")
                     + " — see the API description at /openapi.yaml";
         }
+        if (e instanceof MismatchedInputException mismatch && expected(mismatch.getTargetType()) != null) {
+            return (field.isEmpty() ? "The body" : "Field '" + field + "'") + " must be "
+                    + expected(mismatch.getTargetType());
+        }
         Throwable cause = e instanceof ValueInstantiationException ? rootCause(e) : null;
         String reason = clean(cause != null && cause != e ? cause.getMessage() : e.getOriginalMessage());
         return field.isEmpty() ? "The body has the wrong shape: " + reason : "Field '" + field + "' is invalid: " + reason;
+    }
+
+    /** What a client should send for a Java type, in JSON words; {@code null} when there is no simple answer. */
+    private static String expected(Class<?> type) {
+        if (type == null) {
+            return null;
+        }
+        if (Number.class.isAssignableFrom(type) || (type.isPrimitive() && type != boolean.class)) {
+            return "a number";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "an array";
+        }
+        if (Map.class.isAssignableFrom(type) || type.isRecord() || ObjectNode.class.isAssignableFrom(type)) {
+            return "a JSON object";
+        }
+        return null;
     }
 
     /** Jackson's messages point at its own source description, which means nothing to a client. */

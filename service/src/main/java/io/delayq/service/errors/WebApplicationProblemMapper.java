@@ -1,5 +1,6 @@
 package io.delayq.service.errors;
 
+import jakarta.ws.rs.NotAcceptableException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
@@ -66,6 +67,9 @@ public final class WebApplicationProblemMapper extends ProblemMapper<WebApplicat
         }
         if (e instanceof NotAllowedException) {
             return "This method is not allowed here; allowed: " + e.getResponse().getAllowedMethods();
+        }
+        if (e instanceof NotAcceptableException) {
+            return "This API answers application/json; send Accept: application/json, or no Accept header";
         }
         if (e instanceof NotSupportedException) {
             return "Send the body as application/json (Content-Type: application/json)";

@@ -76,8 +76,11 @@ class BadInputTest {
 
     @Test
     void wrongTypeIsNamed() {
-        Answer answer = schedule("{\"id\":\"x\",\"payload\":{},\"delayMs\":\"soon\"}");
-        assertProblem(answer, 400, "delayMs");
+        assertProblem(schedule("{\"id\":\"x\",\"payload\":{},\"delayMs\":\"soon\"}"), 400,
+                "Field 'delayMs' must be a number");
+        assertProblem(schedule("{\"id\":\"x\",\"payload\":{},\"broadcast\":\"yes\"}"), 400,
+                "Field 'broadcast' must be true or false");
+        assertProblem(schedule("[1, 2]"), 400, "The body must be a JSON object");
     }
 
     @Test
