@@ -100,6 +100,7 @@ class DeliveryMeasurement {
         Map<String, Long> intended = new ConcurrentHashMap<>();
         Map<String, Long> runAt = new ConcurrentHashMap<>();
         long start;
+        Map<String, Long> cpuAtStart;
         if (preEnqueue) {
             List<NewJob> batch = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -115,9 +116,11 @@ class DeliveryMeasurement {
                         });
             }
             admin.configResetStat();
+            cpuAtStart = redisStats(admin);
             start = System.currentTimeMillis();
         } else {
             admin.configResetStat();
+            cpuAtStart = redisStats(admin);
             start = System.currentTimeMillis();
             Thread[] producers = new Thread[8];
             AtomicInteger next = new AtomicInteger();
@@ -145,6 +148,9 @@ class DeliveryMeasurement {
         long last = receivedAt.values().stream().mapToLong(Long::longValue).max().orElse(start);
         Thread.sleep(500); // acks flushed, duplicates would arrive
         Map<String, Long> stats = redisStats(admin);
+        // used_cpu_* count from the server's start (CONFIG RESETSTAT does not reset them): take the difference
+        stats.put("cpuMicros", stats.get("cpuMicros") - cpuAtStart.get("cpuMicros"));
+        stats.put("sysMicros", stats.get("sysMicros") - cpuAtStart.get("sysMicros"));
         Map<String, Long> cpuAfter = threadCpu();
         StringBuilder jvmCpu = new StringBuilder("threads started " + (java.lang.management.ManagementFactory
                 .getThreadMXBean().getTotalStartedThreadCount() - threadsBefore) + "; ");
