@@ -11,6 +11,7 @@ import io.delayq.core.archive.JobArchive;
 import io.delayq.service.admin.ArchiveFallbackJobStore;
 import io.delayq.service.admin.DeadLettersResource;
 import io.delayq.service.cli.MigrateCommand;
+import io.delayq.service.config.RequestSizeLimit;
 import io.delayq.service.consumer.ConsumerEndpoints;
 import io.delayq.service.delivery.CallbackGuard;
 import io.delayq.service.delivery.DeliveryEngine;
@@ -74,6 +75,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
     public void run(DelayqConfiguration config, Environment environment) {
         registerProblemMappers(config, environment.jersey());
         environment.jersey().register(config.getAuth().build());
+        environment.jersey().register(new RequestSizeLimit(config.getLimits().getMaxRequestBytes().toBytes()));
 
         // The store is built (and its lifecycle registered) first, so that everything using it stops before it.
         JobStore store = config.getStore().build(environment.lifecycle(), environment.healthChecks(),

@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  *       <td>Most jobs in one {@code POST …/jobs/batch}.</td></tr>
  *   <tr><td>{@code maxAttempts}</td><td>{@code 100}</td>
  *       <td>Highest {@code maxAttempts} a job or topic may ask for.</td></tr>
+ *   <tr><td>{@code maxRequestBytes}</td><td>{@code 16MiB}</td>
+ *       <td>Largest request body; larger ones are refused with 413 before they are parsed.</td></tr>
  * </table>
  */
 public class LimitsFactory {
@@ -46,6 +48,10 @@ public class LimitsFactory {
     @Min(1)
     @Max(10_000)
     private int maxAttempts = 100;
+
+    @NotNull
+    @MinDataSize(1024)
+    private DataSize maxRequestBytes = DataSize.mebibytes(16);
 
     @JsonProperty
     public DataSize getMaxPayloadBytes() {
@@ -85,6 +91,16 @@ public class LimitsFactory {
     @JsonProperty
     public void setMaxAttempts(int maxAttempts) {
         this.maxAttempts = maxAttempts;
+    }
+
+    @JsonProperty
+    public DataSize getMaxRequestBytes() {
+        return maxRequestBytes;
+    }
+
+    @JsonProperty
+    public void setMaxRequestBytes(DataSize maxRequestBytes) {
+        this.maxRequestBytes = maxRequestBytes;
     }
 
     /** The core validation rules these limits stand for. */

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.PropertyBindingException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.delayq.service.config.RequestSizeLimit;
 
 import java.util.Collection;
 import java.util.List;
@@ -30,6 +31,10 @@ public final class JsonProblemMapper extends ProblemMapper<JsonProcessingExcepti
     Problem problem(JsonProcessingException e) {
         if (e instanceof JsonGenerationException || e instanceof InvalidDefinitionException) {
             return serverErrors.problem(e);
+        }
+        RequestSizeLimit.TooLarge tooLarge = cause(e, RequestSizeLimit.TooLarge.class);
+        if (tooLarge != null) {
+            return Problem.of("request-too-large", 413, tooLarge.getMessage());
         }
         String where = where(e.getLocation());
         if (e instanceof JsonParseException || e.getCause() instanceof StreamReadException) {
@@ -93,6 +98,15 @@ public final class JsonProblemMapper extends ProblemMapper<JsonProcessingExcepti
     private static String clean(String message) {
         return message == null ? "" : message.replaceAll("\\s*\\(start marker at \\[Source:[^]]*]\\)", "")
                 .replaceAll("\\s*at \\[Source:[^]]*]", "");
+    }
+
+    private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
     }
 
     private static Throwable rootCause(Throwable e) {

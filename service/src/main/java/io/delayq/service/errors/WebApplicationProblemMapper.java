@@ -51,6 +51,7 @@ public final class WebApplicationProblemMapper extends ProblemMapper<WebApplicat
             case 404 -> "not-found";
             case 405 -> "method-not-allowed";
             case 406 -> "not-acceptable";
+            case 413 -> "request-too-large";
             case 415 -> "unsupported-media-type";
             default -> "http-" + status;
         };

@@ -128,6 +128,16 @@ class BadInputTest {
     }
 
     @Test
+    void requestBodyOverTheLimitIsRefusedBeforeParsing() {
+        String huge = "{\"id\":\"x\",\"payload\":\"" + "y".repeat(100_000) + "\"}";
+        assertProblem(schedule(huge), 413, "limits.maxRequestBytes");
+        byte[] bytes = huge.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Answer chunked = api.send(api.request("/v1/topics/" + topic + "/jobs").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(bytes))));
+        assertProblem(chunked, 413, "limits.maxRequestBytes");
+    }
+
+    @Test
     void missingOrNullPayload() {
         assertProblem(schedule("{\"id\":\"x\",\"delayMs\":5}"), 422, "payload is required");
         assertProblem(schedule("{\"id\":\"x\",\"payload\":null}"), 422, "payload is required");
