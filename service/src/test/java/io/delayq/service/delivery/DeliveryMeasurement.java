@@ -90,6 +90,7 @@ class DeliveryMeasurement {
         String topic = "m-" + UUID.randomUUID();
         DeliveryFactory config = new DeliveryFactory();
         config.setSigningSecret("bench");
+        config.setAckFlushInterval(io.dropwizard.util.Duration.milliseconds(Integer.getInteger("delayq.measure.ackFlushMs", 10)));
         MetricRegistry metrics = new MetricRegistry();
         DeliveryEngine engine = new DeliveryEngine(store, config, metrics);
         engine.start();
