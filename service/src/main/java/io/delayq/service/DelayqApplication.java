@@ -3,6 +3,7 @@ package io.delayq.service;
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.Callback;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.archive.Archiver;
@@ -39,6 +40,8 @@ import io.dropwizard.jersey.errors.EarlyEofExceptionMapper;
 import io.dropwizard.jersey.errors.EofExceptionWriterInterceptor;
 import io.dropwizard.jersey.setup.JerseyEnvironment;
 import io.dropwizard.lifecycle.Managed;
+
+import java.util.function.Consumer;
 
 /**
  * The delayq service: {@code java -jar delayq-service.jar server config.yml} (or {@code check config.yml}).
@@ -87,21 +90,27 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         PolicyDefaults policy = delivery.policyDefaults();
         DeliveryEngine engine = delivery.build(store, environment);
 
-        registerProducerApi(config, environment, store, archive, policy, delivery.callbackGuard(), engine);
+        Consumer<Callback> callbackCheck = callbackCheck(delivery.callbackGuard());
+
+        registerProducerApi(config, environment, store, archive, policy, callbackCheck, engine);
         ConsumerEndpoints.register(environment, store, policy);
-        environment.jersey().register(new OpenApiResource(environment.getObjectMapper()));
-        CallbackGuard guard = delivery.callbackGuard();
         environment.jersey().register(new DeadLettersResource(archive, new DeadLetterReplayer(store, archive,
-                config.getLimits().jobRules(), DeadLetterReplayer.DEFAULT_DEDUP_WINDOW_MS), callback -> {
-                    guard.check(callback.url());
-                    CallbackGuard.checkHeaders(callback.headers());
-                }));
+                config.getLimits().jobRules(), DeadLetterReplayer.DEFAULT_DEDUP_WINDOW_MS), callbackCheck));
+        environment.jersey().register(new OpenApiResource(environment.getObjectMapper()));
+    }
+
+    /** Refuses, when a job or topic is accepted, callbacks the delivery engine would not call. */
+    private static Consumer<Callback> callbackCheck(CallbackGuard guard) {
+        return callback -> {
+            guard.check(callback.url());
+            CallbackGuard.checkHeaders(callback.headers());
+        };
     }
 
     /** Jobs and topics: {@code /v1/topics/**} for producers and operators. */
     private static void registerProducerApi(DelayqConfiguration config, Environment environment, JobStore store,
-                                            JobArchive archive, PolicyDefaults policy, CallbackGuard guard,
-                                            DeliveryEngine engine) {
+                                            JobArchive archive, PolicyDefaults policy,
+                                            Consumer<Callback> callbackCheck, DeliveryEngine engine) {
         TopicDepthGauges gauges = new TopicDepthGauges(store, environment.metrics());
         environment.lifecycle().manage(new Managed() {
             @Override
@@ -110,10 +119,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
             }
         });
         JobScheduler scheduler = new JobScheduler(store, config.getLimits().jobRules(), policy,
-                config.getLimits().getMaxAttempts(), callback -> {
-                    guard.check(callback.url());
-                    CallbackGuard.checkHeaders(callback.headers());
-                },
+                config.getLimits().getMaxAttempts(), callbackCheck,
                 environment.metrics().meter(MetricRegistry.name("delayq", "jobs", "enqueued")), gauges::track);
 
         JerseyEnvironment jersey = environment.jersey();
