@@ -122,7 +122,7 @@ class DeliveryEngineTest {
         Job stored = store.enqueue(job).job();
 
         await("the delivery", 5_000, () -> receiver.count() == 1);
-        await("the ack", 2_000, () -> find("job-1").state() == JobState.SUCCEEDED);
+        await("the ack", 5_000, () -> find("job-1").state() == JobState.SUCCEEDED);
         Thread.sleep(300); // a duplicate would show up now
 
         assertThat(receiver.count()).isEqualTo(1);
@@ -217,7 +217,7 @@ class DeliveryEngineTest {
         assertThat(find("metadata").lastError()).contains("metadata");
         assertThat(find("nowhere").lastError()).contains("no callback");
         assertThat(find("nowhere").attempts()).isEqualTo(1);
-        await("bad header dead", 3_000, () -> find("badheader").state() == JobState.DEAD);
+        await("bad header dead", 5_000, () -> find("badheader").state() == JobState.DEAD);
         assertThat(find("badheader").lastError()).contains("Connection").contains("cannot be sent");
         assertThat(receiver.count()).isZero();
     }
@@ -286,7 +286,7 @@ class DeliveryEngineTest {
             jobs.add(push("g" + i, "{}", 0, 3, null, receiver.url("/g"), null));
         }
         store.enqueue(jobs);
-        await("first callbacks in flight", 3_000, () -> receiver.count() >= 5);
+        await("first callbacks in flight", 5_000, () -> receiver.count() >= 5);
         Thread stopper = new Thread(first::stop);
         stopper.start();
         Thread.sleep(200); // stop() has stopped reserving and now waits for the 5 in flight
@@ -305,12 +305,12 @@ class DeliveryEngineTest {
 
     @Test
     void callbacksBeyondTheGracePeriodComeBackAfterTheirLeaseExpires() throws Exception {
-        receiver.answer(r -> new Reply(200, 1_500, Map.of()));
+        receiver.answer(r -> new Reply(200, 3_000, Map.of()));
         DeliveryFactory config = config();
         config.setShutdownGracePeriod(Duration.milliseconds(100));
         DeliveryEngine first = start(config);
-        store.enqueue(push("k", "{}", 0, 3, null, receiver.url("/k"), 700L));
-        await("in flight", 3_000, () -> receiver.count() == 1);
+        store.enqueue(push("k", "{}", 0, 3, null, receiver.url("/k"), 1_200L));
+        await("in flight", 5_000, () -> receiver.count() == 1);
         first.stop();
         assertThat(find("k").state()).isEqualTo(JobState.LEASED);
 
@@ -333,7 +333,7 @@ class DeliveryEngineTest {
 
         store.putSettings(topic, new TopicSettings(Callback.of(receiver.url("/p")), null, null, null, false, null));
         engine.wake(topic);
-        await("delivered after resume", 2_000, () -> receiver.count() == 1);
+        await("delivered after resume", 5_000, () -> receiver.count() == 1);
         assertThat(receiver.received().get(0).path()).isEqualTo("/p");
     }
 
@@ -353,8 +353,8 @@ class DeliveryEngineTest {
             start(config());
             store.enqueue(new NewJob(topic, "b", "{\"hello\":\"all\"}", 0L, null, 3, null, null, null, true,
                     Delivery.PUSH));
-            await("broadcast heard", 3_000, () -> heard.stream().anyMatch(j -> j.topic().equals(topic)));
-            await("acked", 2_000, () -> find("b").state() == JobState.SUCCEEDED);
+            await("broadcast heard", 5_000, () -> heard.stream().anyMatch(j -> j.topic().equals(topic)));
+            await("acked", 5_000, () -> find("b").state() == JobState.SUCCEEDED);
             Job job = heard.stream().filter(j -> j.topic().equals(topic)).findFirst().orElseThrow();
             assertThat(job.payload()).isEqualTo("{\"hello\":\"all\"}");
             assertThat(receiver.count()).isZero();
@@ -370,7 +370,7 @@ class DeliveryEngineTest {
             return Reply.ok();
         });
         start(config()); // the job was due before the engine subscribed: only the sweep can find it
-        await("delivered", 3_000, () -> ids.contains("early"));
+        await("delivered", 5_000, () -> ids.contains("early"));
     }
 
     @Test
