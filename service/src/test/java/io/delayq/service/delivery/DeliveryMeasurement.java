@@ -28,9 +28,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Not a test: a measurement of the engine on its own Redis, run by hand with
- * {@code ./mvnw -o -pl service test -Dtest=DeliveryMeasurement -Ddelayq.measure=true [-Ddelayq.measure.jobs=5000]}.
- * Prints delivered jobs/s, lateness percentiles (receipt − intended due time, and receipt − the store's runAt),
- * Redis calls and Redis CPU per job. No assertions on timing.
+ * {@code ./mvnw -o -pl service test -Dtest=DeliveryMeasurement -Ddelayq.measure=true} and optionally
+ * {@code -Ddelayq.measure.jobs=10000 -Ddelayq.measure.spreadMs=5000 -Ddelayq.measure.drainJobs=20000
+ * -Ddelayq.measure.ackFlushMs=10}. Scenarios: jobs enqueued beforehand and due uniformly over the spread (delivery cost
+ * only); 8 producers adding single jobs with delays in [0, spread) while the engine runs (W2-like, enqueue included);
+ * 100 sparse jobs; a drain of jobs all due at once. Prints delivered jobs/s, lateness percentiles (receipt − intended
+ * due time and receipt − the store's runAt), Redis calls and CPU per job (INFO deltas), and the JVM's CPU per job by
+ * thread group (the receiver runs in the same JVM). No assertions on timing.
  */
 @EnabledIfSystemProperty(named = "delayq.measure", matches = "true")
 class DeliveryMeasurement {
