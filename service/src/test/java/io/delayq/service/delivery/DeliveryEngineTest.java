@@ -395,4 +395,17 @@ class DeliveryEngineTest {
             redis.close();
         }
     }
+
+    @Test
+    void expiresPullConsumersLeasesToo() throws Exception {
+        store.enqueue(NewJob.delayed(topic, "pulled", "{}", 0, 3));
+        await("due", 2_000, () -> store.reserve(topic, Delivery.PULL, 1, 300).leases().size() == 1);
+        start(config()); // a consumer took it for 300 ms and vanished; only the engine's lease timer brings it back
+
+        await("lease taken back", 3_000, () -> find("pulled").state() == JobState.SCHEDULED);
+        Job back = find("pulled");
+        assertThat(back.attempts()).isEqualTo(1);
+        assertThat(back.history().get(0).error()).contains("lease expired");
+        assertThat(receiver.count()).isZero(); // a pull job is never pushed
+    }
 }
