@@ -2,6 +2,7 @@ package io.delayq.service.delivery;
 
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.Histogram;
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
@@ -87,6 +88,7 @@ public final class DeliveryEngine implements Managed {
     private final Set<TopicState> starvedTopics = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean refillScheduled = new AtomicBoolean();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final ConcurrentHashMap<String, URI> literalCallbacks = new ConcurrentHashMap<>();
 
     private final Meter delivered;
     private final Meter failed;
@@ -133,8 +135,11 @@ public final class DeliveryEngine implements Managed {
         this.dead = metrics.meter(METRICS + "dead");
         this.reserveCalls = metrics.meter(METRICS + "reserve-calls");
         this.reserved = metrics.meter(METRICS + "reserved");
-        this.callbackLatency = metrics.timer(METRICS + "callback-latency");
-        this.lateness = metrics.histogram(METRICS + "lateness");
+        // Lock-free reservoirs: these are updated once per job from many threads.
+        this.callbackLatency = metrics.timer(METRICS + "callback-latency",
+                () -> new Timer(LockFreeExponentiallyDecayingReservoir.builder().build()));
+        this.lateness = metrics.histogram(METRICS + "lateness",
+                () -> new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build()));
         metrics.gauge(METRICS + "in-flight", () -> inFlight::get);
     }
 
@@ -603,9 +608,7 @@ public final class DeliveryEngine implements Managed {
         HttpRequest request;
         long timeoutMs;
         try {
-            // Checked again at delivery (the rules may have changed), with DNS: every address the name has now.
-            URI uri = guard.check(callback.url());
-            guard.resolve(uri);
+            URI uri = checkedCallback(callback.url());
             long attemptMs = policy.timeoutMs(job.timeoutMs(), settings);
             long leaseLeft = lease.deadline() - clock.storeNowMillis();
             long margin = Math.min(attemptMs / 10, 1_000);
@@ -633,6 +636,27 @@ public final class DeliveryEngine implements Managed {
             return;
         }
         answered(ts, lease, settings, response, null, sentNanos, timeoutMs);
+    }
+
+    /**
+     * The callback URL, checked against the guard again at delivery with DNS (every address the name has now, so a
+     * name re-pointed since scheduling cannot reach a refused range). URLs with a literal address always get the same
+     * answer, so they are remembered (a bounded cache) and not parsed and checked for every job.
+     */
+    private URI checkedCallback(String url) {
+        URI known = literalCallbacks.get(url);
+        if (known != null) {
+            return known;
+        }
+        URI uri = guard.check(url);
+        guard.resolve(uri);
+        if (CallbackGuard.isLiteralHost(uri)) {
+            if (literalCallbacks.size() >= 10_000) {
+                literalCallbacks.clear();
+            }
+            literalCallbacks.put(url, uri);
+        }
+        return uri;
     }
 
     private HttpRequest request(Lease lease, Callback callback, URI uri, long timeoutMs) {
