@@ -468,7 +468,9 @@ public final class DeliveryEngine implements Managed {
                 throw e;
             }
             long receivedAt = clock.localMicros();
-            clock.observe(result.now(), receivedAt);
+            if (result.now() > 0) {
+                clock.observe(result.now(), receivedAt);
+            }
             int got = result.leases().size();
             reserveCalls.mark();
             if (got < want) {
@@ -490,7 +492,7 @@ public final class DeliveryEngine implements Managed {
                 if (result.nextDueAt() >= 0) {
                     // After an empty answer (a timer that fired early, or a stale wake-up) arm by the store's own
                     // "now", which is certainly not early, so that a wrong clock estimate can never spin.
-                    long notBefore = got == 0
+                    long notBefore = got == 0 && result.now() > 0
                             ? receivedAt + (result.nextDueAt() - result.now()) * 1_000L
                             : Long.MIN_VALUE;
                     armDue(ts, result.nextDueAt(), notBefore);
