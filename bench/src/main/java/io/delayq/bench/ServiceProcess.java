@@ -68,6 +68,10 @@ final class ServiceProcess implements AutoCloseable {
         return "http://127.0.0.1:" + port;
     }
 
+    int port() {
+        return port;
+    }
+
     Path logDir() {
         return dir;
     }

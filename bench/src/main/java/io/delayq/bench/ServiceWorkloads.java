@@ -1,16 +1,12 @@
 package io.delayq.bench;
 
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -33,8 +29,8 @@ public final class ServiceWorkloads {
     private final Results results;
     private final PrintStream log;
     private final Path serviceJar;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    /** One keep-alive connection per producer thread, all closed when a service process is closed. */
+    private final Map<Thread, KeepAliveHttp> connections = new ConcurrentHashMap<>();
 
     public ServiceWorkloads(BenchRedis redis, Sizes sizes, Results results, PrintStream log, Path serviceJar) {
         this.redis = redis;
@@ -64,6 +60,8 @@ public final class ServiceWorkloads {
                 } catch (Exception e) {
                     results.note("W4", "delayq-service rep " + rep + ": failed (" + e + ")");
                     log.println("  W4 rep " + rep + " failed: " + e);
+                } finally {
+                    closeConnections();
                 }
             }
         }
@@ -75,6 +73,8 @@ public final class ServiceWorkloads {
                 } catch (Exception e) {
                     results.note("W6", "delayq-service rep " + rep + ": failed (" + e + ")");
                     log.println("  W6 rep " + rep + " failed: " + e);
+                } finally {
+                    closeConnections();
                 }
             }
         }
@@ -106,7 +106,7 @@ public final class ServiceWorkloads {
         String topic = "bench-w4-" + UUID.randomUUID().toString().substring(0, 8);
         try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, redis.uri())) {
             service.start();
-            warmUp(service, receiver);
+            warmUp(service, receiver, sizes.serviceWarmupMs());
             Receipts receipts = new Receipts(n);
             receiver.receiveInto(receipts);
             redis.resetStats();
@@ -138,32 +138,12 @@ public final class ServiceWorkloads {
             results.addLateness("W4", "delayq-service", late);
 
             // throughput: fill a paused topic through the batch endpoint, resume, time the callbacks
-            String topic2 = topic + "-tp";
-            Receipts burst = new Receipts(n);
-            AtomicLong first = new AtomicLong(Long.MAX_VALUE);
-            receiver.receiveInto(id -> {
-                first.accumulateAndGet(System.currentTimeMillis(), Math::min);
-                burst.received(id);
-            });
-            put(service, "/v1/topics/" + topic2, "{\"paused\":true}");
-            Workloads.produce(n, (from, to) -> {
-                for (int s = from; s < to; s += 500) {
-                    StringBuilder b = new StringBuilder("{\"jobs\":[");
-                    for (int id = s; id < Math.min(to, s + 500); id++) {
-                        b.append(id == s ? "" : ",").append(jobJson(id, "\"delayMs\":0", cb, null));
-                    }
-                    post(service, "/v1/topics/" + topic2 + "/jobs/batch", b.append("]}").toString(), 200);
-                }
-            });
-            long resumed = System.currentTimeMillis();
-            put(service, "/v1/topics/" + topic2, "{\"paused\":false}");
-            burst.awaitAll(Math.max(60_000, n));
-            long start = Math.max(resumed, Math.min(first.get(), burst.lastAt()));
-            m.put("delivered_jobs_per_s", burst.distinct() / Math.max(0.001, (burst.lastAt() - start) / 1000.0));
-            m.put("burst_lost", (double) burst.lost());
-            m.put("burst_resume_to_first_ms", (double) (first.get() - resumed));
+            Burst burst = burst(service, receiver, topic + "-tp", n);
+            m.put("delivered_jobs_per_s", burst.jobsPerSecond());
+            m.put("burst_lost", (double) burst.receipts().lost());
+            m.put("burst_resume_to_first_ms", (double) burst.resumeToFirstMs());
             Thread.sleep(sizes.dupGraceMs());
-            m.put("burst_duplicated", (double) burst.duplicated());
+            m.put("burst_duplicated", (double) burst.receipts().duplicated());
         }
         results.add(new Results.Run("W4", "delayq-service", rep, m, commands));
         log.printf("  W4 rep %d: enqueue %,.0f req/s, delivered %,.0f jobs/s, p50 %.0f p99 %.0f max %.0f ms, lost %.0f dup %.0f (burst lost %.0f)%n",
@@ -178,7 +158,7 @@ public final class ServiceWorkloads {
         String topic = "bench-w6-" + UUID.randomUUID().toString().substring(0, 8);
         try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, redis.uri())) {
             service.start();
-            warmUp(service, receiver);
+            warmUp(service, receiver, 0); // the restarted process is cold anyway
             Receipts receipts = new Receipts(n);
             AtomicLong killedAt = new AtomicLong(Long.MAX_VALUE);
             AtomicLong relaunchedAt = new AtomicLong(Long.MAX_VALUE);
@@ -233,18 +213,61 @@ public final class ServiceWorkloads {
                 rep, m.get("lost"), m.get("duplicated"), m.get("recovery_ms"), m.get("restart_ms"), m.get("p99"), m.get("max"));
     }
 
-    /** A few hundred untimed requests and callbacks so the service's JIT is not measured. */
-    private void warmUp(ServiceProcess service, CallbackReceiver receiver) throws Exception {
-        int n = Math.min(2_000, Math.max(200, sizes.w4Jobs() / 10));
-        Receipts r = new Receipts(n);
-        receiver.receiveInto(r);
-        String topic = "bench-warm-" + UUID.randomUUID().toString().substring(0, 8);
+    /** What a burst delivered: jobs / (last − first callback after the resume). */
+    private record Burst(Receipts receipts, double jobsPerSecond, long resumeToFirstMs) {
+    }
+
+    /** Fills a paused topic with {@code n} due jobs through the batch endpoint, resumes it, times the callbacks. */
+    private Burst burst(ServiceProcess service, CallbackReceiver receiver, String topic, int n) throws Exception {
+        Receipts burst = new Receipts(n);
+        AtomicLong first = new AtomicLong(Long.MAX_VALUE);
+        receiver.receiveInto(id -> {
+            first.accumulateAndGet(System.currentTimeMillis(), Math::min);
+            burst.received(id);
+        });
+        String cb = receiver.url();
+        put(service, "/v1/topics/" + topic, "{\"paused\":true}");
         Workloads.produce(n, (from, to) -> {
-            for (int id = from; id < to; id++) {
-                post(service, "/v1/topics/" + topic + "/jobs", jobJson(id, "\"delayMs\":0", receiver.url(), null), 201);
+            for (int s = from; s < to; s += 500) {
+                StringBuilder b = new StringBuilder("{\"jobs\":[");
+                for (int id = s; id < Math.min(to, s + 500); id++) {
+                    b.append(id == s ? "" : ",").append(jobJson(id, "\"delayMs\":0", cb, null));
+                }
+                post(service, "/v1/topics/" + topic + "/jobs/batch", b.append("]}").toString(), 200);
             }
         });
-        r.awaitAll(30_000);
+        long resumed = System.currentTimeMillis();
+        put(service, "/v1/topics/" + topic, "{\"paused\":false}");
+        burst.awaitAll(Math.max(60_000, n));
+        long start = Math.max(resumed, Math.min(first.get(), burst.lastAt()));
+        double rate = burst.distinct() / Math.max(0.001, (burst.lastAt() - start) / 1000.0);
+        return new Burst(burst, rate, first.get() - resumed);
+    }
+
+    /**
+     * Untimed rounds of what W4 measures (single POSTs due at once, then a batch burst) for at least
+     * {@code minMs} (one round at least), so that the run measures the service in its steady state rather than its JIT
+     * compiler: on 2 cores, C2 took about half a core for the first minute of load.
+     */
+    private void warmUp(ServiceProcess service, CallbackReceiver receiver, long minMs) throws Exception {
+        int n = Math.max(200, sizes.w4Jobs());
+        long t0 = System.currentTimeMillis();
+        int rounds = 0;
+        do {
+            Receipts r = new Receipts(n);
+            receiver.receiveInto(r);
+            String topic = "bench-warm-" + UUID.randomUUID().toString().substring(0, 8);
+            Workloads.produce(n, (from, to) -> {
+                for (int id = from; id < to; id++) {
+                    post(service, "/v1/topics/" + topic + "/jobs", jobJson(id, "\"delayMs\":0", receiver.url(), null), 201);
+                }
+            });
+            r.awaitAll(30_000);
+            burst(service, receiver, topic + "-tp", n);
+            rounds++;
+        } while (System.currentTimeMillis() - t0 < minMs);
+        log.printf("  service warm-up: %d round(s) of %,d single POSTs and a %,d-job burst in %.1f s (untimed)%n",
+                rounds, n, n, (System.currentTimeMillis() - t0) / 1000.0);
     }
 
     static String jobJson(int id, String when, String callbackUrl, String timeout) {
@@ -253,23 +276,26 @@ public final class ServiceWorkloads {
     }
 
     private void post(ServiceProcess service, String path, String body, int expected) throws Exception {
-        send(service, HttpRequest.newBuilder(URI.create(service.base() + path))
-                .POST(HttpRequest.BodyPublishers.ofString(body)), expected);
+        send(service, "POST", path, body, expected);
     }
 
     private void put(ServiceProcess service, String path, String body) throws Exception {
-        send(service, HttpRequest.newBuilder(URI.create(service.base() + path))
-                .PUT(HttpRequest.BodyPublishers.ofString(body)), 200);
+        send(service, "PUT", path, body, 200);
     }
 
-    private void send(ServiceProcess service, HttpRequest.Builder b, int expected) throws Exception {
-        HttpResponse<String> r = http.send(b.header("Authorization", "Bearer " + ServiceProcess.TOKEN)
-                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != expected && !(expected == 201 && r.statusCode() == 200)) {
-            throw new IllegalStateException(r.request().method() + " " + r.request().uri().getPath() + " answered "
-                    + r.statusCode() + ": " + r.body() + " (service log: " + service.logDir() + ")");
+    private void send(ServiceProcess service, String method, String path, String body, int expected) throws Exception {
+        KeepAliveHttp http = connections.computeIfAbsent(Thread.currentThread(),
+                t -> new KeepAliveHttp("127.0.0.1", service.port(), ServiceProcess.TOKEN));
+        KeepAliveHttp.Response r = http.send(method, path, body);
+        if (r.status() != expected && !(expected == 201 && r.status() == 200)) {
+            throw new IllegalStateException(method + " " + path + " answered " + r.status() + ": " + r.body()
+                    + " (service log: " + service.logDir() + ")");
         }
+    }
+
+    private void closeConnections() {
+        connections.values().forEach(KeepAliveHttp::close);
+        connections.clear();
     }
 
     private static long max(long[] values) {
