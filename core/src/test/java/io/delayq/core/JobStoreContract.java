@@ -156,6 +156,19 @@ public abstract class JobStoreContract {
         assertThat(results).extracting(r -> r.job().id()).containsExactly("new1", "old", "old", "new2");
     }
 
+    @Test
+    void aBatchNamingAnIdTwiceCreatesItOnce() {
+        List<EnqueueResult> results = store.enqueue(List.of(
+                NewJob.delayed(topic, "twice", PAYLOAD, 60_000, 3),
+                NewJob.delayed(topic, "twice", PAYLOAD, 60_000, 3),
+                NewJob.delayed(topic, "twice", "{\"changed\":1}", 60_000, 3)));
+        assertThat(results).extracting(EnqueueResult::status)
+                .containsExactly(StoreStatus.OK, StoreStatus.OK, StoreStatus.CONFLICT);
+        assertThat(results).extracting(EnqueueResult::created).containsExactly(true, false, false);
+        assertThat(results.get(2).job().payload()).isEqualTo(PAYLOAD);
+        assertThat(store.stats(topic).scheduled()).isEqualTo(1);
+    }
+
     // ------------------------------------------------------------------ due times
 
     @Test
