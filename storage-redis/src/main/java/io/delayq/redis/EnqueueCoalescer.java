@@ -11,23 +11,29 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 
 /**
  * Turns concurrent single enqueues into shared batch calls (group commit). A caller queues its job; whoever gets
- * the leader lock takes what is queued (up to {@value #MAX_BATCH}) and runs it as one batch, the others wait for
- * their answer. A lone caller leads its own batch of one at once, so nothing waits for a timer; under load, jobs
- * that arrive while a batch is in flight share the next one, which cuts Redis calls and round trips per job.
+ * one of the {@value #LEADERS} leader slots takes what is queued (up to {@value #MAX_BATCH}) and runs it as one
+ * batch, the others wait for their answer. A lone caller leads its own batch of one at once, so nothing waits for a
+ * timer; under load, jobs that arrive while batches are in flight share the next one, which cuts Redis calls and
+ * round trips per job.
+ *
+ * <p>Two leaders rather than one: while one batch is in Redis, the next is being sent or its answers handed out, so
+ * neither Redis nor the callers sit idle during the other's half of the round trip (W1 single adds, 8 producers on
+ * 2 cores: one leader 24.7k jobs/s at 2.6 Redis calls/job, two 26.6–28.3k at 2.0, four 25.8–26.6k at 3.6).
  *
  * <p>Each caller still gets its own result only after Redis has answered for its job.
  */
 final class EnqueueCoalescer {
     static final int MAX_BATCH = 500;
+    static final int LEADERS = 2;
 
     private final Function<List<NewJob>, List<EnqueueResult>> batch;
     private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
-    private final ReentrantLock leader = new ReentrantLock();
+    private final Semaphore leaders = new Semaphore(LEADERS);
 
     private record Pending(NewJob job, CompletableFuture<EnqueueResult> result, Thread waiter) {
         void complete(EnqueueResult r) {
@@ -49,11 +55,11 @@ final class EnqueueCoalescer {
         Pending mine = new Pending(job, new CompletableFuture<>(), Thread.currentThread());
         queue.add(mine);
         while (!mine.result().isDone()) {
-            if (leader.tryLock()) {
+            if (leaders.tryAcquire()) {
                 try {
                     runOneBatch();
                 } finally {
-                    leader.unlock();
+                    leaders.release();
                 }
                 // whoever is next in line leads the next batch
                 Pending next = queue.peek();
