@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class AckBatcher implements AutoCloseable {
     static final int MAX_BATCH = 100;
-    static final long FLUSH_MS = 2;
+    static final long FLUSH_MS = 10;
 
     private final JobStore store;
     private final ConcurrentLinkedQueue<LeaseRef> pending = new ConcurrentLinkedQueue<>();
