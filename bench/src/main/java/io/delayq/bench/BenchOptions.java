@@ -17,7 +17,7 @@ import java.util.Set;
  *   <tr><td>{@code --impl a,b}</td><td>all</td><td>implementations: delayq redisson naive bullmq (ceiling rows follow {@code --only})</td></tr>
  *   <tr><td>{@code --out DIR}</td><td>{@code ./bench-results}</td><td>where results.md, results.json and the PNGs go</td></tr>
  *   <tr><td>{@code --reps N}</td><td>3 full, 1 quick</td><td>repetitions per workload</td></tr>
- *   <tr><td>{@code --w5 1000000,10000000}</td><td>per mode</td><td>W5 pending-job sizes</td></tr>
+ *   <tr><td>{@code --w5 1000000,8000000,10000000}</td><td>per mode</td><td>W5 pending-job sizes, ascending (one topic filled on from each to the next)</td></tr>
  *   <tr><td>{@code --bundled-redis}</td><td>off</td><td>use the redis-server bundled in embedded-redis even when one is on the PATH</td></tr>
  *   <tr><td>{@code --service-reps N}</td><td>as {@code --reps}</td><td>repetitions of W4 and W6 (each starts the service)</td></tr>
  *   <tr><td>{@code --budget-min N}</td><td>none</td><td>start nothing new after N minutes (skipped parts say so)</td></tr>
@@ -55,6 +55,7 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
                     for (String s : list(args, ++i, a)) {
                         w5.add(Integer.parseInt(s.replace("_", "")));
                     }
+                    w5 = w5.stream().distinct().sorted().toList(); // filled on from one size to the next
                 }
                 case "--bundled-redis" -> preferPath = false;
                 case "--service-jar" -> serviceJar = Path.of(value(args, ++i, a));
@@ -132,7 +133,7 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
         return """
                 usage: java -jar delayq-bench.jar [--quick | --tiny] [--only W1,W2,W3,W4,W5,W6,CEILING]
                                                   [--impl delayq,redisson,naive,bullmq] [--out DIR] [--reps N]
-                                                  [--w5 1000000,10000000] [--bundled-redis] [--service-jar PATH] [--service-reps N]
+                                                  [--w5 1000000,8000000,10000000] [--bundled-redis] [--service-jar PATH] [--service-reps N]
                                                   [--budget-min N]
                   full mode (no --quick) runs BENCHMARK.md's sizes with 3 repetitions (~20 minutes on 2 cores).""";
     }

@@ -39,7 +39,7 @@ public record Sizes(String name, int reps, int warmupSingle, int warmupBulk, int
     public static Sizes full() {
         return new Sizes("full", 3, 100_000, 20_000, 20_000,
                 100_000, 20_000, 10_000, 1_000, 30_000, 2_000,
-                100_000, List.of(1_000_000, 10_000_000), 20_000, 20_000, 10_000, 20_000, 10_000, 60_000, 100_000);
+                100_000, List.of(1_000_000, 8_000_000, 10_000_000), 20_000, 20_000, 10_000, 20_000, 10_000, 60_000, 100_000);
     }
 
     public static Sizes quick() {

@@ -70,9 +70,12 @@ public final class Tables {
                         "The service jar as a child process on the bench Redis; producers POST single jobs; a local HTTP "
                                 + "server answers every callback 200.", w4, false),
                 new TableSpec("W5", "W5 scale (delayq JobStore, one topic, pending jobs far in the future)",
-                        "Each row fills Redis with that many pending jobs (batch enqueue, 8 producers, untimed beside the "
-                                + "fill rate), then times single operations from one thread: client µs/op (includes the "
-                                + "loopback round trip) and Redis-side µs/op (commandstats usec per operation).",
+                        "One topic is filled on to each row's number of pending jobs (batch enqueue, 8 producers, untimed "
+                                + "beside the fill rate), then single operations are timed from one thread: client µs/op "
+                                + "(includes the loopback round trip) and Redis-side µs/op (commandstats usec per operation). "
+                                + "Redis grows a HASH's or ZSET's dict at 2^23 = 8,388,608 entries and then rehashes it one "
+                                + "bucket per command on that key: at 10M pending both dicts of the partition are ~20 % into "
+                                + "that rehash (every lookup probes two tables); 8M is the control just before it.",
                         List.of(Column.higher("fill jobs/s (batch)", "fill_jobs_per_s"),
                                 Column.lower("enqueue µs/op", "enqueue_us", D1),
                                 Column.lower("enqueue Redis µs/op", "enqueue_redis_us", D1),
