@@ -46,12 +46,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.zip.CRC32;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The {@link JobStore} on Redis: one Lua script per transition, every key of a topic partition under one hash tag
  * (see storage-redis/README.md for the key table). The same code runs on a standalone server, behind Sentinel, or on a
  * cluster, since it only uses {@link UnifiedJedis}.
  */
 public final class RedisJobStore implements JobStore {
+    private static final Logger LOG = LoggerFactory.getLogger(RedisJobStore.class);
     /** Jobs per enqueue script call; bigger batches are split so one call never blocks Redis for long. */
     static final int ENQUEUE_CHUNK = 500;
     private static final int MAX_RESERVE = 9_999;
@@ -94,6 +98,25 @@ public final class RedisJobStore implements JobStore {
             scripts.loadAll(RedisKeys.TOPICS);
             return null;
         });
+        warnIfRedisMayEvict();
+    }
+
+    /**
+     * A Redis that evicts keys under memory pressure can drop scheduled jobs; delayq needs {@code noeviction} (then a
+     * full Redis refuses new jobs with an error instead). Managed services may forbid CONFIG: then nothing is said.
+     */
+    private void warnIfRedisMayEvict() {
+        try {
+            Map<String, String> policy = redis.configGet("maxmemory-policy");
+            String value = policy.get("maxmemory-policy");
+            if (value != null && !value.equals("noeviction")) {
+                LOG.warn("Redis runs with maxmemory-policy {}: under memory pressure it may evict delayq's keys and lose"
+                        + " scheduled jobs. Set maxmemory-policy noeviction (a full Redis then refuses new jobs"
+                        + " instead).", value);
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("could not read Redis's maxmemory-policy (CONFIG may be disabled): {}", e.toString());
+        }
     }
 
     /** Connects to {@code redis://host:port[/db]} or {@code rediss://…} with default options. */
@@ -595,15 +618,35 @@ public final class RedisJobStore implements JobStore {
         return ps[(int) (crc.getValue() % ps.length)];
     }
 
+    /**
+     * The partitions of a topic. The count is recorded in Redis the first time any instance uses the topic, and that
+     * record wins over this instance's configuration: a job's partition is a function of the count, so changing it
+     * for a topic that has jobs would strand them (never reserved, and their ids free to be taken twice).
+     */
     Partition[] partitions(String topic) {
         return partitions.computeIfAbsent(topic, t -> {
             JobRules.checkTopic(t);
-            Partition[] ps = new Partition[options.partitionsOf(t)];
+            int count = recordedPartitions(t, options.partitionsOf(t));
+            Partition[] ps = new Partition[count];
             for (int i = 0; i < ps.length; i++) {
                 ps[i] = Partition.of(t, i);
             }
             return ps;
         });
+    }
+
+    private int recordedPartitions(String topic, int configured) {
+        String recorded = call("read the partition count of topic " + topic, () -> {
+            redis.hsetnx(RedisKeys.PARTITIONS, topic, Integer.toString(configured));
+            return redis.hget(RedisKeys.PARTITIONS, topic);
+        });
+        int count = recorded == null ? configured : Integer.parseInt(recorded);
+        if (count != configured) {
+            LOG.warn("topic {} has {} partition(s) recorded in Redis; this instance's configuration says {}, which is"
+                    + " ignored: jobs stay in the partitions they were written to. To change the count, use a new"
+                    + " topic.", topic, count, configured);
+        }
+        return count;
     }
 
     /** One EVALSHA, or a pipeline of them; a call that met NOSCRIPT is repeated (it did not run). */

@@ -52,12 +52,14 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>{@code embedded.appendOnly}</td><td>true</td><td>Keep an append-only file, so jobs survive a restart.</td></tr>
  *   <tr><td>{@code embedded.appendFsync}</td><td>always</td><td>{@code always} (no accepted job is lost),
  *       {@code everysec} (up to 1 s of writes lost on a machine crash) or {@code no}.</td></tr>
- *   <tr><td>{@code partitions}</td><td>1</td><td>Partitions per topic; each is one cluster slot. Every instance
- *       must use the same numbers, and changing them strands the jobs of existing topics.</td></tr>
+ *   <tr><td>{@code partitions}</td><td>1</td><td>Partitions per topic; each is one cluster slot. A topic keeps
+ *       the count it was first used with (recorded in Redis under {@code dq:partitions}); a different configured
+ *       count is ignored for it, with a warning, so that no job is stranded in a partition nobody reads.</td></tr>
  *   <tr><td>{@code topicPartitions}</td><td>{}</td><td>Per-topic partition counts, e.g. {@code {orders: 8}}.</td></tr>
  *   <tr><td>{@code finishedRetention}</td><td>24 hours</td><td>How long finished jobs stay readable (and keep
  *       their id taken).</td></tr>
- *   <tr><td>{@code historySize}</td><td>10</td><td>Attempts kept in a job's history.</td></tr>
+ *   <tr><td>{@code historySize}</td><td>100</td><td>Attempts kept in a job's history (the newest). At least the
+ *       service's {@code limits.maxAttempts}, so that every attempt of a dead letter is kept.</td></tr>
  *   <tr><td>{@code poolSize}</td><td>32</td><td>Redis connections at most (one is held by the notification
  *       subscriber).</td></tr>
  *   <tr><td>{@code timeout}</td><td>2 seconds</td><td>Connect and socket timeout of one Redis call.</td></tr>
@@ -93,7 +95,7 @@ public class RedisJobStoreFactory implements JobStoreFactory {
 
     @Min(1)
     @Max(100)
-    private int historySize = 10;
+    private int historySize = 100;
 
     @Min(2)
     @Max(1024)

@@ -11,6 +11,8 @@ final class RedisKeys {
     static final String TOPICS = "dq:topics";
     /** HASH topic → {@link io.delayq.core.TopicSettings} JSON. */
     static final String SETTINGS = "dq:settings";
+    /** HASH topic → its partition count, recorded the first time the topic is used (jobs stay where they were put). */
+    static final String PARTITIONS = "dq:partitions";
     /** Channel: "topic\nlane\ndueAt" when a lane's earliest run time moved earlier. */
     static final String WAKE = "dq:wake";
     /** Channel: a broadcast job as JSON. */

@@ -7,11 +7,12 @@ import java.util.Objects;
 /**
  * Tuning of a {@link RedisJobStore}.
  *
- * @param partitions        partitions per topic unless {@code topicPartitions} says otherwise (every instance sharing
- *                          the Redis must use the same numbers)
+ * @param partitions        partitions per topic unless {@code topicPartitions} says otherwise; a topic keeps the
+ *                          count it was first used with (recorded in Redis)
  * @param topicPartitions   per-topic partition counts
  * @param finishedRetention how long finished jobs stay readable by {@code find} (and block their id)
- * @param historySize       attempts kept in a job's history
+ * @param historySize       attempts kept in a job's history (the newest); at least the highest maxAttempts allowed, so
+ *                          that a dead letter shows every attempt
  * @param poolSize          Redis connections at most (one is held by the notification subscriber)
  * @param settingsCacheTtl  how long topic settings read for the hot path are cached by this instance
  */
@@ -37,9 +38,9 @@ public record RedisStoreOptions(int partitions, Map<String, Integer> topicPartit
         Objects.requireNonNull(settingsCacheTtl, "settingsCacheTtl");
     }
 
-    /** 1 partition, 24 h retention, 10 attempts of history, 32 connections, settings cached 1 s. */
+    /** 1 partition, 24 h retention, 100 attempts of history, 32 connections, settings cached 1 s. */
     public static RedisStoreOptions defaults() {
-        return new RedisStoreOptions(1, Map.of(), Duration.ofHours(24), 10, 32, Duration.ofSeconds(1));
+        return new RedisStoreOptions(1, Map.of(), Duration.ofHours(24), 100, 32, Duration.ofSeconds(1));
     }
 
     public int partitionsOf(String topic) {

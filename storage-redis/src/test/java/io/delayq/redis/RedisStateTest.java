@@ -176,6 +176,34 @@ class RedisStateTest {
     }
 
     @Test
+    void aTopicKeepsThePartitionCountItWasFirstUsedWith() {
+        store.close();
+        store = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withPartitions(1, Map.of(topic, 4)));
+        List<NewJob> jobs = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            jobs.add(NewJob.delayed(topic, "k" + i, PAYLOAD, 0, 3));
+        }
+        store.enqueue(jobs);
+        assertThat(raw.redis().hget(RedisKeys.PARTITIONS, topic)).isEqualTo("4");
+
+        // another instance configured with 2 partitions for the topic: it must still see (and serve) every job
+        try (RedisJobStore other = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withPartitions(2, Map.of()))) {
+            assertThat(other.partitions(topic)).hasSize(4);
+            assertThat(other.stats(topic).scheduled()).isEqualTo(40);
+            for (int i = 0; i < 40; i++) {
+                assertThat(other.find(new JobRef(topic, "k" + i))).as("k%d", i).isPresent();
+                assertThat(other.enqueue(NewJob.delayed(topic, "k" + i, PAYLOAD, 0, 3)).created())
+                        .as("k%d is taken", i).isFalse();
+            }
+            int leased = 0;
+            for (int round = 0; round < 10 && leased < 40; round++) {
+                leased += other.reserve(topic, Delivery.PULL, 100, 10_000).leases().size();
+            }
+            assertThat(leased).isEqualTo(40);
+        }
+    }
+
+    @Test
     void aNewEarliestJobPublishesOneWakeMessage() throws Exception {
         List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
         var pubSub = new redis.clients.jedis.JedisPubSub() {
