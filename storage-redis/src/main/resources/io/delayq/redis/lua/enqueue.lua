@@ -11,7 +11,8 @@
 -- an idempotent repeat) or -2, record (the id exists with another fingerprint: a conflict)}.
 -- Publishes on dq:wake once per lane whose earliest runAt moved earlier.
 -- A batch costs one HMGET, one HSET and one ZADD per lane (per 500 jobs), not two commands per job: variadic
--- commands spend the command overhead once, which is most of Redis's time per job in a large batch.
+-- commands spend the command overhead once, which is most of Redis's time per job in a large batch. A lone job
+-- (the common case of a single enqueue) takes one HSETNX instead of HMGET + HSET.
 --#include lib/record.lua
 
 local jobs, push, pull = KEYS[1], KEYS[2], KEYS[3]
@@ -22,11 +23,13 @@ local ids = {}
 for k = 1, n do
   ids[k] = ARGV[k * 5 - 3]
 end
-local stored = {}
-for i = 1, n, 500 do
-  local part = redis.call('HMGET', jobs, unpack(ids, i, math.min(i + 499, n)))
-  for j = 1, #part do
-    stored[i + j - 1] = part[j]
+local stored = {} -- what the ids hold already (a lone job learns it from HSETNX below)
+if n > 1 then
+  for i = 1, n, 500 do
+    local part = redis.call('HMGET', jobs, unpack(ids, i, math.min(i + 499, n)))
+    for j = 1, #part do
+      stored[i + j - 1] = part[j]
+    end
   end
 end
 
@@ -39,13 +42,21 @@ for k = 1, n do
   local base = k * 5 - 3
   local id, head_start, when, head_end = ids[k], ARGV[base + 1], ARGV[base + 2], ARGV[base + 3]
   local existing = stored[k] or written[id]
+  local due, rec
   if not existing then
-    local due = tonumber(sub(when, 2))
+    due = tonumber(sub(when, 2))
     if byte(when, 1) == 100 then due = now + due end -- 'd': a delay from now
-    local rec = head_start .. created_at .. b36(due) .. head_end .. '\n' .. ARGV[base + 4]
+    rec = head_start .. created_at .. b36(due) .. head_end .. '\n' .. ARGV[base + 4]
+    if n == 1 and redis.call('HSETNX', jobs, id, rec) == 0 then
+      existing = redis.call('HGET', jobs, id)
+    end
+  end
+  if not existing then
     written[id] = rec
-    fields[#fields + 1] = id
-    fields[#fields + 1] = rec
+    if n > 1 then
+      fields[#fields + 1] = id
+      fields[#fields + 1] = rec
+    end
     local lane = pull_due
     if byte(head_start, 2) == 80 then lane = push_due end -- 'SP': the push lane
     lane[#lane + 1] = due
