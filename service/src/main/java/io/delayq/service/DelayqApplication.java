@@ -85,7 +85,9 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                 environment.metrics());
         JobArchive archive = config.getArchive().build(environment.lifecycle(), environment.healthChecks(),
                 environment.metrics());
-        environment.lifecycle().manage(new Archiver(store, archive, environment.metrics()));
+        Archiver archiver = new Archiver(store, archive, environment.metrics());
+        environment.lifecycle().manage(archiver);
+        environment.healthChecks().register("archiver", archiver.healthCheck());
         DeliveryFactory delivery = config.getDelivery();
         PolicyDefaults policy = delivery.policyDefaults();
         DeliveryEngine engine = delivery.build(store, environment);

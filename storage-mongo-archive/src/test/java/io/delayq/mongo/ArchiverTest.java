@@ -127,6 +127,32 @@ class ArchiverTest {
     }
 
     @Test
+    void refusedEntriesAtTheHeadOfTheOutboxDoNotStallTheEntriesBehindThem() {
+        String topic = newTopic();
+        String huge = "\"" + "x".repeat(17 * 1024 * 1024) + "\"";
+        for (String id : List.of("huge-1", "huge-2", "huge-3")) {
+            store.enqueue(io.delayq.core.NewJob.delayed(topic, id, huge, 0, 1));
+            var lease = StoreFixture.reserveOne(store, topic);
+            store.nack(io.delayq.core.LeaseRef.of(lease), io.delayq.core.Failure.dead("too big to help", null));
+        }
+        JobRef normal = killJob(store, topic, "behind", 1);
+        // a batch smaller than the refused entries: without skipping them, every pass would read only those
+        var archiver = new Archiver(store, fixture.archive, new MetricRegistry(),
+                new Archiver.Settings(2, Duration.ofMillis(50), Duration.ofMillis(50), Duration.ofMillis(200)));
+        try {
+            for (int pass = 0; pass < 50 && fixture.archive.deadLetter(normal).isEmpty(); pass++) {
+                archiver.drainOnce();
+            }
+
+            assertThat(fixture.archive.deadLetter(normal)).as("the entry behind the refused ones").isPresent();
+            assertThat(outboxEntries(store, topic)).as("the refused entries are kept").isEqualTo(3);
+            assertThat(archiver.healthCheck().execute().getMessage()).contains("3 entries the archive refuses");
+        } finally {
+            store.deleteOutbox(store.readOutbox(10_000).stream().filter(e -> e.job().topic().equals(topic)).toList());
+        }
+    }
+
+    @Test
     void drainingTheSameEntryTwiceKeepsOneDeadLetter() {
         String topic = newTopic();
         JobRef ref = killJob(store, topic, "twice", 1);
@@ -201,6 +227,7 @@ class ArchiverTest {
                 during.add(killJob(store, topic, "during-" + i, 2));
             }
             await("the archiver notices the outage", archiver::isFailing);
+            assertThat(archiver.healthCheck().execute().isHealthy()).as("the archiver's health check").isFalse();
             assertThat(outboxEntries(store, topic)).isEqualTo(5);
             StoreFixture.sleep(400);
             assertThat(outboxEntries(store, topic)).as("kept while the archive is down").isEqualTo(5);
@@ -212,6 +239,7 @@ class ArchiverTest {
             server.set(EmbeddedMongo.start(port, dir));
             await("the backlog drains", () -> outboxEntries(store, topic) == 0);
             await("the archiver recovers", () -> !archiver.isFailing());
+            assertThat(archiver.healthCheck().execute().isHealthy()).isTrue();
             assertThat(archive.deadLetter(before)).isPresent();
             for (JobRef ref : during) {
                 assertThat(archive.deadLetter(ref)).as(ref.toString()).isPresent()

@@ -3,6 +3,7 @@ package io.delayq.core.archive;
 import com.codahale.metrics.CachedGauge;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheck;
 import io.delayq.core.JobStore;
 import io.delayq.core.OutboxEntry;
 import io.delayq.core.StoreException;
@@ -14,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  * same entries, which is harmless.
  *
  * <p>An entry the archive refuses outright (not an outage: e.g. a document over MongoDB's size limit) is left in the
- * outbox and logged once, and the rest of its batch is archived around it.
+ * outbox and logged once; the rest of its batch is archived around it, and later reads skip it for
+ * {@value #REFUSED_RETRY_MS} ms before trying it again, so that however many refused entries pile up at the head of
+ * the outbox, they never hold back the entries behind them.
  *
  * <p>Metrics: gauge {@code delayq.archive.backlog} (outbox size, -1 when the store cannot tell), meters
  * {@code delayq.archive.archived}, {@code delayq.archive.failures} (passes that failed) and
@@ -45,6 +49,7 @@ public final class Archiver implements Managed {
 
     private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
     private static final long PROGRESS_LOG_INTERVAL_MS = 10_000;
+    static final long REFUSED_RETRY_MS = 300_000;
 
     private final JobStore store;
     private final JobArchive archive;
@@ -52,11 +57,13 @@ public final class Archiver implements Managed {
     private final Meter archived;
     private final Meter failures;
     private final Meter rejected;
-    private final Set<String> refused = ConcurrentHashMap.newKeySet();
+    private final Set<String> refusedLogged = ConcurrentHashMap.newKeySet();
+    private final Map<String, Long> refusedAt = new ConcurrentHashMap<>();
     private final Object wakeUp = new Object();
 
     private volatile boolean running;
     private volatile boolean failing;
+    private volatile String lastError;
     private Thread thread;
 
     /**
@@ -134,6 +141,26 @@ public final class Archiver implements Managed {
         return failing;
     }
 
+    /**
+     * The {@code "archiver"} health check: unhealthy while passes fail (the archive or the store cannot be reached, or
+     * the archive refuses writes), which a reachable archive's own ping would not show.
+     */
+    public HealthCheck healthCheck() {
+        return new HealthCheck() {
+            @Override
+            protected Result check() {
+                if (failing) {
+                    return Result.unhealthy("the archiver cannot move finished jobs to the archive (backlog %d; they"
+                            + " wait in the store's outbox): %s", backlog(), lastError);
+                }
+                int refused = refusedAt.size();
+                return refused == 0 ? Result.healthy("backlog %d", backlog())
+                        : Result.healthy("backlog %d, of which %d entries the archive refuses (see the log)", backlog(),
+                        refused);
+            }
+        };
+    }
+
     /** The outbox size, or -1 when the store cannot be asked. */
     public long backlog() {
         try {
@@ -150,7 +177,13 @@ public final class Archiver implements Managed {
      * @throws RuntimeException when the store or the archive fails; the entries stay in the outbox
      */
     public int drainOnce() {
-        List<OutboxEntry> batch = store.readOutbox(settings.batchSize());
+        Set<String> skip = recentlyRefused();
+        List<OutboxEntry> batch = new ArrayList<>(settings.batchSize());
+        for (OutboxEntry entry : store.readOutbox(settings.batchSize() + skip.size())) {
+            if (!skip.contains(entry.entryId()) && batch.size() < settings.batchSize()) {
+                batch.add(entry);
+            }
+        }
         if (batch.isEmpty()) {
             return 0;
         }
@@ -169,8 +202,21 @@ public final class Archiver implements Managed {
         if (!written.isEmpty()) {
             store.deleteOutbox(written);
             archived.mark(written.size());
+            if (!refusedAt.isEmpty()) {
+                written.forEach(e -> refusedAt.remove(e.entryId()));
+            }
         }
         return written.size();
+    }
+
+    /** Entries the archive refused less than {@link #REFUSED_RETRY_MS} ago: not read again until then. */
+    private Set<String> recentlyRefused() {
+        if (refusedAt.isEmpty()) {
+            return Set.of();
+        }
+        long now = System.currentTimeMillis();
+        refusedAt.values().removeIf(at -> now - at >= REFUSED_RETRY_MS);
+        return Set.copyOf(refusedAt.keySet());
     }
 
     /**
@@ -197,7 +243,8 @@ public final class Archiver implements Managed {
 
     private void refuse(OutboxEntry entry, RuntimeException e) {
         rejected.mark();
-        if (refused.add(entry.entryId())) {
+        refusedAt.put(entry.entryId(), System.currentTimeMillis());
+        if (refusedLogged.add(entry.entryId())) {
             LOG.error("The archive refuses outbox entry {} (job {}); it stays in the store's outbox, where it is not"
                     + " lost, until the cause is fixed: {}", entry.entryId(), entry.job().ref(), e.toString(), e);
         }
@@ -236,6 +283,7 @@ public final class Archiver implements Managed {
                 }
             } catch (RuntimeException e) {
                 failures.mark();
+                lastError = e.toString();
                 if (!failing) {
                     failing = true;
                     failingSince = System.currentTimeMillis();
