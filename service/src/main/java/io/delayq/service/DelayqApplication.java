@@ -95,7 +95,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         Consumer<Callback> callbackCheck = callbackCheck(delivery.callbackGuard());
 
         registerProducerApi(config, environment, store, archive, policy, callbackCheck, engine);
-        ConsumerEndpoints.register(environment, store, policy);
+        ConsumerEndpoints.register(environment, store, policy, config.getLimits().jobRules(), engine::watchLeases);
         environment.jersey().register(new DeadLettersResource(archive, new DeadLetterReplayer(store, archive,
                 config.getLimits().jobRules(), DeadLetterReplayer.DEFAULT_DEDUP_WINDOW_MS), callbackCheck));
         environment.jersey().register(new OpenApiResource(environment.getObjectMapper()));

@@ -3,6 +3,7 @@ package io.delayq.service.consumer;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.JobRules;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
 import io.dropwizard.core.setup.Environment;
@@ -20,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * ({@link EventsResource}). {@link #register} adds both resources and subscribes to the store's notifications while
  * the application runs:
  *
- * <pre>{@code ConsumerEndpoints.register(environment, store, policyDefaults);}</pre>
+ * <pre>{@code ConsumerEndpoints.register(environment, store, policyDefaults, jobRules, engine::watchLeases);}</pre>
  */
 public final class ConsumerEndpoints implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerEndpoints.class);
@@ -30,9 +31,10 @@ public final class ConsumerEndpoints implements Managed {
     private final BroadcastHub hub;
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
 
-    private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, ObjectMapper mapper, long keepAliveMs) {
+    private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, ObjectMapper mapper,
+                              long keepAliveMs) {
         this.store = store;
-        this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults));
+        this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher));
         this.hub = new BroadcastHub(mapper, keepAliveMs);
     }
 
@@ -42,16 +44,21 @@ public final class ConsumerEndpoints implements Managed {
      * @param environment the application's environment
      * @param store       the job store, already built
      * @param defaults    the service's policy defaults (lease length when neither the consumer, job nor topic names one)
+     * @param rules       the service's limits (how far back a nack may put a job)
+     * @param watcher     told when leases were handed out, to take them back on time when they expire
      */
-    public static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults) {
-        return register(environment, store, defaults, TimeUnit.SECONDS.toMillis(BroadcastHub.KEEP_ALIVE_SECONDS));
+    public static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults,
+                                             JobRules rules, LeaseWatcher watcher) {
+        return register(environment, store, defaults, rules, watcher,
+                TimeUnit.SECONDS.toMillis(BroadcastHub.KEEP_ALIVE_SECONDS));
     }
 
-    /** As {@link #register(Environment, JobStore, PolicyDefaults)}, with another keep-alive interval (tests). */
-    static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults,
-                                      long keepAliveMs) {
-        ConsumerEndpoints endpoints = new ConsumerEndpoints(store, defaults, environment.getObjectMapper(), keepAliveMs);
-        environment.jersey().register(new LeaseResource(store, defaults, endpoints.waiters));
+    /** As {@link #register(Environment, JobStore, PolicyDefaults, JobRules, LeaseWatcher)}, another keep-alive (tests). */
+    static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults, JobRules rules,
+                                      LeaseWatcher watcher, long keepAliveMs) {
+        ConsumerEndpoints endpoints = new ConsumerEndpoints(store, defaults, watcher, environment.getObjectMapper(),
+                keepAliveMs);
+        environment.jersey().register(new LeaseResource(store, defaults, rules, endpoints.waiters));
         environment.jersey().register(new EventsResource(endpoints.hub));
         environment.lifecycle().manage(endpoints);
         environment.metrics().register(MetricRegistry.name("delayq", "consumer", "parkedLeaseRequests"),

@@ -15,7 +15,7 @@ import jakarta.ws.rs.sse.SseEventSink;
  * {@code GET /v1/topics/{topic}/events}: a Server-Sent Events stream of the topic's broadcast jobs, role
  * {@code consumer}. Each broadcast is one event {@code event: job}, {@code id: <job id>},
  * {@code data: {"id","topic","runAt","payload"}}; comments ({@code : keep-alive}) keep idle streams open.
- * {@code 400} for an invalid topic name.
+ * {@code 422} for an invalid topic name.
  */
 @Path("/v1/topics/{topic}/events")
 @RolesAllowed("consumer")

@@ -14,15 +14,18 @@ import java.util.List;
 
 /**
  * Takes due pull-lane jobs out of the store for one lease request: resolves the lease length, honours a paused
- * topic, and makes an explicit {@code leaseMs} win over a job's own timeout.
+ * topic, makes an explicit {@code leaseMs} win over a job's own timeout, and tells the {@link LeaseWatcher} when the
+ * leases end.
  */
 final class LeaseIssuer {
     private final JobStore store;
     private final PolicyDefaults defaults;
+    private final LeaseWatcher watcher;
 
-    LeaseIssuer(JobStore store, PolicyDefaults defaults) {
+    LeaseIssuer(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher) {
         this.store = store;
         this.defaults = defaults;
+        this.watcher = watcher;
     }
 
     /**
@@ -39,6 +42,7 @@ final class LeaseIssuer {
         long length = leaseMs != null ? leaseMs : defaults.timeoutMs(null, settings);
         ReserveResult result = store.reserve(topic, Delivery.PULL, max, length);
         if (leaseMs == null || result.leases().isEmpty()) {
+            watch(topic, result.leases());
             return result;
         }
         // The store lets a job's own timeout win over the default it is given; the consumer who names a lease
@@ -57,6 +61,13 @@ final class LeaseIssuer {
                 leases.add(lease);
             }
         }
+        watch(topic, leases);
         return new ReserveResult(leases, result.nextDueAt(), result.now());
+    }
+
+    private void watch(String topic, List<Lease> leases) {
+        if (!leases.isEmpty()) {
+            watcher.leased(topic, leases.stream().mapToLong(Lease::deadline).min().getAsLong());
+        }
     }
 }

@@ -30,9 +30,10 @@ import java.util.random.RandomGenerator;
 /**
  * The pull API: consumers lease due jobs (long polling), then ack, nack or extend each lease. Role {@code consumer}.
  *
- * <p>Statuses: {@code 200} leases / extended; {@code 204} acked / nacked; {@code 400} bad input (nothing changes);
- * {@code 404} no such job; {@code 409} the lease token is stale (the lease expired and the job moved on, or it was
- * already acked) — nothing changes; {@code 503} the store is unavailable.
+ * <p>Statuses: {@code 200} leases / extended; {@code 204} acked / nacked; {@code 400} malformed JSON; {@code 422}
+ * invalid input (a missing lease token, a value out of range); {@code 404} no such job; {@code 409} the lease token
+ * is stale (the lease expired and the job moved on, or it was already acked); {@code 503} the store is unavailable.
+ * Nothing changes on any 4xx.
  */
 @Path("/v1/topics/{topic}")
 @RolesAllowed("consumer")
@@ -43,12 +44,14 @@ public class LeaseResource {
 
     private final JobStore store;
     private final PolicyDefaults defaults;
+    private final JobRules rules;
     private final LeaseWaiters waiters;
     private final RandomGenerator random = new Random();
 
-    LeaseResource(JobStore store, PolicyDefaults defaults, LeaseWaiters waiters) {
+    LeaseResource(JobStore store, PolicyDefaults defaults, JobRules rules, LeaseWaiters waiters) {
         this.store = store;
         this.defaults = defaults;
+        this.rules = rules;
         this.waiters = waiters;
     }
 
@@ -94,9 +97,9 @@ public class LeaseResource {
         String error = errorText(body.error());
         Failure failure;
         if (body.delayMs() != null) {
-            if (body.delayMs() < 0 || body.delayMs() > JobRules.DEFAULT_MAX_DELAY_MS) {
+            if (body.delayMs() < 0 || body.delayMs() > rules.maxDelayMs()) {
                 throw new IllegalArgumentException("delayMs is " + body.delayMs() + "; put a job back 0 to "
-                        + JobRules.DEFAULT_MAX_DELAY_MS + " ms later");
+                        + rules.maxDelayMs() + " ms (limits.maxDelay) later");
             }
             failure = Failure.retryAfter(body.delayMs(), error, null);
         } else {

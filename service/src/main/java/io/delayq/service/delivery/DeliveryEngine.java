@@ -236,6 +236,18 @@ public final class DeliveryEngine implements Managed {
         requestPump(ts);
     }
 
+    /**
+     * Arms the topic's lease timer for leases this instance handed to pulling consumers, so that the lease of a
+     * consumer that crashed is taken back when it ends rather than at the next safety sweep.
+     *
+     * @param earliestDeadlineMs the earliest deadline among them, by the store's clock
+     */
+    public void watchLeases(String topic, long earliestDeadlineMs) {
+        if (running) {
+            armLease(state(topic), earliestDeadlineMs, Long.MIN_VALUE);
+        }
+    }
+
     /** Callbacks in flight now. */
     public int inFlight() {
         return inFlight.get();

@@ -45,7 +45,9 @@ public class ConsumerTestApp extends Application<Configuration> {
         environment.jersey().register(new StoreExceptionMapper());
         environment.jersey().register(new IllegalArgumentExceptionMapper());
         environment.jersey().register(new JsonProblemMapper());
-        ConsumerEndpoints.register(environment, store, PolicyDefaults.defaults(), KEEP_ALIVE_MS);
+        // no delivery engine here: expired leases are taken back by the tests themselves
+        ConsumerEndpoints.register(environment, store, PolicyDefaults.defaults(), io.delayq.core.JobRules.defaults(),
+                LeaseWatcher.NONE, KEEP_ALIVE_MS);
     }
 
     JobStore store() {
