@@ -76,6 +76,7 @@ final class CallbackReceiver implements AutoCloseable {
         return received.size();
     }
 
+    /** The most requests the receiver held at once (from arrival until just before it answers). */
     int maxConcurrent() {
         return maxConcurrent.get();
     }
@@ -84,6 +85,7 @@ final class CallbackReceiver implements AutoCloseable {
         long at = System.currentTimeMillis();
         int now = current.incrementAndGet();
         maxConcurrent.accumulateAndGet(now, Math::max);
+        boolean counted = true;
         try (exchange) {
             byte[] body;
             try (InputStream in = exchange.getRequestBody()) {
@@ -101,6 +103,10 @@ final class CallbackReceiver implements AutoCloseable {
                     Thread.currentThread().interrupt();
                 }
             }
+            // Leave the in-flight count before the answer can reach the engine: the engine may start its next
+            // callback as soon as it has the answer, and that one must not be counted together with this one.
+            current.decrementAndGet();
+            counted = false;
             reply.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
             byte[] answer = ("status " + reply.status()).getBytes();
             exchange.sendResponseHeaders(reply.status(), answer.length);
@@ -108,7 +114,9 @@ final class CallbackReceiver implements AutoCloseable {
         } catch (IOException closedByClient) {
             // the engine gave up (timeout): nothing to answer
         } finally {
-            current.decrementAndGet();
+            if (counted) {
+                current.decrementAndGet();
+            }
         }
     }
 

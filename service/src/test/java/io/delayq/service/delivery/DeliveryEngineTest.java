@@ -188,6 +188,45 @@ class DeliveryEngineTest {
         assertThat(find("j").history().get(0).httpStatus()).isEqualTo(503);
     }
 
+    /** 429 with Retry-After sets the wait like 503 does; a 429 without it follows the job's own backoff. */
+    @Test
+    void honoursRetryAfterOf429() throws Exception {
+        AtomicInteger limitedCalls = new AtomicInteger();
+        AtomicInteger plainCalls = new AtomicInteger();
+        receiver.answer(r -> switch (r.path()) {
+            case "/limited" -> limitedCalls.incrementAndGet() == 1
+                    ? new Reply(429, 0, Map.of("Retry-After", "2"))
+                    : Reply.ok();
+            case "/limited-plain" -> plainCalls.incrementAndGet() == 1 ? Reply.status(429) : Reply.ok();
+            default -> Reply.status(404);
+        });
+        start(config());
+        var backoff = new Backoff.Schedule(List.of(Duration.milliseconds(10))); // far shorter than Retry-After
+        store.enqueue(push("told", "{}", 0, 3, backoff, receiver.url("/limited"), null));
+        store.enqueue(push("untold", "{}", 0, 3, backoff, receiver.url("/limited-plain"), null));
+
+        await("both succeeded", 10_000,
+                () -> find("told").state() == JobState.SUCCEEDED && find("untold").state() == JobState.SUCCEEDED);
+        Thread.sleep(300); // a further attempt would show up now
+
+        List<Received> told = receiver.receivedFor("told");
+        assertThat(told).extracting(a -> a.header("Delayq-Attempt")).containsExactly("1", "2");
+        assertThat(told.get(1).atMillis() - told.get(0).atMillis()).as("ms between attempts, Retry-After: 2")
+                .isBetween(2_000L, 2_000L + 1_500L);
+        Job done = find("told");
+        assertThat(done.attempts()).isEqualTo(2);
+        assertThat(done.history()).hasSize(2);
+        assertThat(done.history().get(0).httpStatus()).isEqualTo(429);
+        assertThat(done.history().get(0).error()).contains("HTTP 429");
+        assertThat(done.history().get(1).error()).as("the second attempt succeeded").isNull();
+
+        List<Received> untold = receiver.receivedFor("untold");
+        assertThat(untold).extracting(a -> a.header("Delayq-Attempt")).containsExactly("1", "2");
+        assertThat(untold.get(1).atMillis() - untold.get(0).atMillis())
+                .as("ms between attempts, no Retry-After: the 10 ms backoff").isLessThan(1_500L);
+        assertThat(find("untold").history().get(0).httpStatus()).isEqualTo(429);
+    }
+
     @Test
     void refusedConnectionAndTimeoutAreFailedAttempts() throws Exception {
         int closedPort;
@@ -238,6 +277,45 @@ class DeliveryEngineTest {
         await("all delivered", 10_000, () -> receiver.count() >= 40);
         assertThat(receiver.maxConcurrent()).isLessThanOrEqualTo(4).isGreaterThanOrEqualTo(2);
         assertThat(receiver.received()).extracting(Received::id).doesNotHaveDuplicates();
+    }
+
+    /** delivery.maxConcurrency bounds the callbacks in flight of all topics together, not only of each topic. */
+    @Test
+    void globalConcurrencyIsBoundedAcrossTopics() throws Exception {
+        int holdMs = 300;
+        receiver.answer(r -> new Reply(200, holdMs, Map.of()));
+        DeliveryFactory config = config();
+        config.setMaxConcurrency(4);
+        config.setMaxConcurrencyPerTopic(4); // each topic alone could fill every slot; three together need 12
+        start(config);
+        List<String> topics = List.of(topic, "t-" + UUID.randomUUID(), "t-" + UUID.randomUUID());
+        int perTopic = 8;
+        for (int t = 0; t < topics.size(); t++) {
+            List<NewJob> jobs = new ArrayList<>();
+            for (int i = 0; i < perTopic; i++) {
+                jobs.add(new NewJob(topics.get(t), "g" + t + "-" + i, "{}", 0L, null, 3, null,
+                        Callback.of(receiver.url("/g" + t)), null, false, Delivery.PUSH));
+            }
+            store.enqueue(jobs);
+        }
+        int total = topics.size() * perTopic;
+
+        await("all delivered", 30_000, () -> receiver.count() >= total);
+        for (String t : topics) {
+            await("all of " + t + " acknowledged", 10_000, () -> store.stats(t).succeeded() == perTopic);
+        }
+        Thread.sleep(300); // a duplicate would show up now
+
+        List<Received> all = receiver.received();
+        assertThat(all).extracting(Received::id).doesNotHaveDuplicates().hasSize(total);
+        assertThat(all).extracting(Received::path).containsOnly("/g0", "/g1", "/g2");
+        assertThat(receiver.maxConcurrent()).as("most callbacks in flight at once").isLessThanOrEqualTo(4)
+                .isGreaterThanOrEqualTo(2);
+        // the same bound seen from the clock: 24 callbacks of 300 ms, at most 4 at a time, need 6 rounds
+        long first = all.stream().mapToLong(Received::atMillis).min().orElseThrow();
+        long last = all.stream().mapToLong(Received::atMillis).max().orElseThrow();
+        assertThat(last - first).as("ms from the first arrival to the last")
+                .isGreaterThanOrEqualTo((long) (total / 4 - 1) * holdMs);
     }
 
     @Test
