@@ -132,7 +132,7 @@ public final class CallbackGuard {
         }
         InetAddress literal = literal(host, url);
         if (literal != null) {
-            checkAddress(url, host, literal);
+            checkAddress(subject(url), host, literal);
         } else {
             checkName(url, host);
         }
@@ -182,7 +182,7 @@ public final class CallbackGuard {
         }
         InetAddress literal = literal(host, url);
         if (literal != null) {
-            checkAddress(url, host, literal);
+            checkAddress(subject(url), host, literal);
             return literal;
         }
         checkName(url, host);
@@ -193,15 +193,32 @@ public final class CallbackGuard {
             throw new IllegalArgumentException("callback host '" + host + "' does not resolve");
         }
         for (InetAddress address : addresses) {
-            checkAddress(url, host, address);
+            checkAddress(subject(url), host, address);
         }
         return addresses[0];
+    }
+
+    /**
+     * Checks one address a callback host resolved to, when the HTTP client connects (so that a name re-pointed since
+     * the job was accepted cannot reach a refused range).
+     *
+     * @param host the host name as in the URL
+     * @throws IllegalArgumentException naming the host and address and how to allow it, when refused
+     */
+    public void checkResolved(String host, InetAddress address) {
+        String name = stripTrailingDot(host.toLowerCase(Locale.ROOT));
+        checkAddress("callback host '" + name + "'", name, address);
     }
 
     /** Whether the URL's host is an address literal, i.e. {@link #resolve} will not touch DNS. */
     public static boolean isLiteralHost(URI uri) {
         String host = host(uri);
-        return host != null && (host.contains(":") || DOTTED_QUAD.matcher(host).matches());
+        return host != null && isAddressLiteral(host);
+    }
+
+    /** Whether a host (without IPv6 brackets) is an IPv6 or dotted-quad IPv4 literal rather than a name. */
+    static boolean isAddressLiteral(String host) {
+        return host.contains(":") || DOTTED_QUAD.matcher(host).matches();
     }
 
     private void checkName(String url, String host) {
@@ -209,41 +226,41 @@ public final class CallbackGuard {
             return;
         }
         if (!allowListEmpty()) {
-            throw notAllowListed(url, host);
+            throw notAllowListed(subject(url), host);
         }
         if (METADATA_NAMES.contains(host)) {
             throw new IllegalArgumentException("callback url '" + url + "' is refused: " + host
                     + " is a cloud metadata endpoint; add it to delivery.allowedCallbackHosts if you really mean it");
         }
         if (!allowPrivateNetworks && (host.equals("localhost") || host.endsWith(".localhost"))) {
-            throw privateRefused(url, host, "localhost");
+            throw privateRefused(subject(url), host, "localhost");
         }
     }
 
-    private void checkAddress(String url, String host, InetAddress address) {
+    private void checkAddress(String subject, String host, InetAddress address) {
         if (allowedCidrs.stream().anyMatch(c -> c.contains(address)) || allowedNames.contains(host)) {
             return; // named by the operator: the one way to reach what the rules below refuse
         }
         boolean bySuffix = allowedSuffixes.stream().anyMatch(host::endsWith);
         if (!allowListEmpty() && !bySuffix) {
-            throw notAllowListed(url, host);
+            throw notAllowListed(subject, host);
         }
         String text = address.getHostAddress();
         if (METADATA_ADDRESSES.stream().anyMatch(c -> c.contains(address))) {
-            throw new IllegalArgumentException("callback url '" + url + "' is refused: " + describe(host, text)
+            throw new IllegalArgumentException(subject + " is refused: " + describe(host, text)
                     + " is a cloud metadata address; add it to delivery.allowedCallbackHosts if you really mean it");
         }
         if (LINK_LOCAL_V4.contains(address) || LINK_LOCAL_V6.contains(address)) {
-            throw new IllegalArgumentException("callback url '" + url + "' is refused: " + describe(host, text)
+            throw new IllegalArgumentException(subject + " is refused: " + describe(host, text)
                     + " is a link-local address; add it (or its CIDR) to delivery.allowedCallbackHosts to allow it");
         }
         if (address.isAnyLocalAddress() || address.isMulticastAddress()) {
-            throw new IllegalArgumentException("callback url '" + url + "' is refused: " + describe(host, text)
+            throw new IllegalArgumentException(subject + " is refused: " + describe(host, text)
                     + " is not a unicast address a callback can be sent to");
         }
         // A wildcard entry the operator wrote (*.corp.example) covers that domain's private addresses too.
         if (!allowPrivateNetworks && !bySuffix && PRIVATE.stream().anyMatch(c -> c.contains(address))) {
-            throw privateRefused(url, host, text);
+            throw privateRefused(subject, host, text);
         }
     }
 
@@ -263,15 +280,19 @@ public final class CallbackGuard {
         return false;
     }
 
-    private static IllegalArgumentException notAllowListed(String url, String host) {
-        return new IllegalArgumentException("callback url '" + url + "' is refused: host " + host
+    private static IllegalArgumentException notAllowListed(String subject, String host) {
+        return new IllegalArgumentException(subject + " is refused: host " + host
                 + " is not in delivery.allowedCallbackHosts; add it (or its CIDR) there to allow it");
     }
 
-    private static IllegalArgumentException privateRefused(String url, String host, String address) {
-        return new IllegalArgumentException("callback url '" + url + "' is refused: " + describe(host, address)
+    private static IllegalArgumentException privateRefused(String subject, String host, String address) {
+        return new IllegalArgumentException(subject + " is refused: " + describe(host, address)
                 + " is a loopback or private address and delivery.allowPrivateNetworks is false;"
                 + " allow private networks or add it to delivery.allowedCallbackHosts");
+    }
+
+    private static String subject(String url) {
+        return "callback url '" + url + "'";
     }
 
     private static String describe(String host, String address) {

@@ -26,15 +26,13 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -49,6 +47,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The push delivery engine: takes due jobs of the push lane from the store at their due time and POSTs them to their
@@ -88,7 +87,7 @@ public final class DeliveryEngine implements Managed {
     private final Set<TopicState> starvedTopics = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean refillScheduled = new AtomicBoolean();
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final ConcurrentHashMap<String, URI> literalCallbacks = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, URI> checkedCallbacks = new ConcurrentHashMap<>();
 
     private final Meter delivered;
     private final Meter failed;
@@ -101,14 +100,15 @@ public final class DeliveryEngine implements Managed {
     private volatile boolean running;
     private volatile boolean accepting;
     private ScheduledThreadPoolExecutor scheduler;
-    private ThreadPoolExecutor senders;
-    private HttpClient http;
+    private ThreadPoolExecutor storeWriters;
+    private CallbackClient http;
     private AckBatcher acks;
     private volatile AutoCloseable subscription;
     private volatile long lastSweepAt;
     private volatile String lastSweepError;
     private volatile long lastErrorLog;
-    private volatile long stopDeadlineNanos = Long.MAX_VALUE;
+    /** Set when the grace period of a stop has passed: what is still in flight is left to lease expiry. */
+    private volatile boolean abandoned;
 
     /**
      * An engine over {@code store} with the settings of {@code config}; nothing runs until {@link #start()}.
@@ -154,19 +154,13 @@ public final class DeliveryEngine implements Managed {
         scheduler.setRemoveOnCancelPolicy(true);
         scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         scheduler.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
-        // One thread per callback in flight at most (the semaphores bound them); idle threads go after a minute.
-        senders = new ThreadPoolExecutor(maxConcurrency, maxConcurrency, 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), Threads.named("delayq-delivery-sender", false));
-        senders.allowCoreThreadTimeOut(true);
-        http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(java.time.Duration.ofMillis(Math.min(5_000, policy.timeoutMs())))
-                // The client's own tasks are small and non-blocking (its maintainers allow an inline executor);
-                // running them inline instead of handing each to a pool cut its CPU per request by about a third.
-                // Answers are awaited, and recorded in the store, on the sender threads.
-                .executor(Runnable::run)
-                .build();
+        // Store writes that follow an attempt (a failure's nack, a broadcast's publish) block on Redis, so they run
+        // here rather than on the HTTP client's threads; acks go to the AckBatcher, which never blocks its caller.
+        storeWriters = new ThreadPoolExecutor(4, 4, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                Threads.named("delayq-delivery-store", false));
+        storeWriters.allowCoreThreadTimeOut(true);
+        http = new CallbackClient(maxConcurrency, Math.min(5_000, policy.timeoutMs()), guard);
+        http.start();
         acks = new AckBatcher(store, ackBatchSize, ackFlushNanos, clock::storeNowMillis);
         long before = clock.localMicros();
         try {
@@ -175,7 +169,7 @@ public final class DeliveryEngine implements Managed {
             // The store may come up later: the first reserve sets the clock, the sweep keeps trying meanwhile.
             LOG.warn("delivery engine starting without the store's clock: {}", e.toString());
         }
-        stopDeadlineNanos = Long.MAX_VALUE;
+        abandoned = false;
         running = true;
         accepting = true;
         subscribe();
@@ -197,7 +191,6 @@ public final class DeliveryEngine implements Managed {
         }
         scheduler.shutdown();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMs);
-        stopDeadlineNanos = deadline;
         try {
             scheduler.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             while (inFlight.get() > 0 && System.nanoTime() < deadline) {
@@ -209,14 +202,15 @@ public final class DeliveryEngine implements Managed {
         closeQuietly(subscription); // after the sweep has ended, so that it cannot subscribe again
         subscription = null;
         int left = inFlight.get();
-        acks.close();
-        senders.shutdown();
+        abandoned = true; // before the client aborts them: aborted attempts are not recorded as failures
+        http.stop();
+        storeWriters.shutdown();
         try {
-            senders.awaitTermination(left == 0 ? 1_000 : 0, TimeUnit.MILLISECONDS);
+            storeWriters.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        senders.shutdownNow();
+        acks.close();
         if (left > 0) {
             LOG.warn("delivery engine stopped with {} callbacks still in flight after the {} ms grace period;"
                     + " they will be delivered again when their leases expire", left, graceMs);
@@ -587,14 +581,31 @@ public final class DeliveryEngine implements Managed {
 
     // ---------------------------------------------------------------- delivering
 
-    /** Counts the lease in flight and hands it to a sender thread; the timer thread goes straight back. */
+    /**
+     * Counts the lease in flight and starts its attempt: an HTTP callback is sent from here without blocking (the
+     * answer comes back on the client's threads); broadcasts and jobs without a callback need a store write first and
+     * go to the store-writer threads.
+     */
     private void dispatch(TopicState ts, Lease lease, TopicSettings settings) {
         inFlight.incrementAndGet();
         lateness.update(Math.max(0, clock.storeNowMillis() - lease.job().runAt()));
+        Job job = lease.job();
+        Callback callback = job.broadcast() ? null : policy.callback(job, settings);
+        if (callback != null) {
+            post(ts, lease, settings, callback);
+            return;
+        }
         try {
-            senders.execute(() -> {
+            storeWriters.execute(() -> {
                 try {
-                    deliver(ts, lease, settings);
+                    if (job.broadcast()) {
+                        store.publishBroadcast(job);
+                        succeeded(ts, lease, 0);
+                    } else {
+                        finish(ts, lease, settings, Failure.dead("no callback: the job has none and topic "
+                                + job.topic() + " has no default callback; set one with PUT /v1/topics/" + job.topic(),
+                                null));
+                    }
                 } catch (RuntimeException e) {
                     LOG.error("could not deliver {}; recording it as a failed attempt", lease.ref(), e);
                     failed(ts, lease, settings, "delivery failed inside delayq: " + e, null, null);
@@ -605,136 +616,138 @@ public final class DeliveryEngine implements Managed {
         }
     }
 
-    /** One attempt, on a sender thread: broadcast, or POST and wait for the answer, then ack or nack. */
-    private void deliver(TopicState ts, Lease lease, TopicSettings settings) {
+    /** One HTTP attempt: POST the payload, then ack or record the failure when the answer comes. */
+    private void post(TopicState ts, Lease lease, TopicSettings settings, Callback callback) {
         Job job = lease.job();
-        if (job.broadcast()) {
-            store.publishBroadcast(job);
-            succeeded(ts, lease, 0);
-            return;
-        }
-        Callback callback = policy.callback(job, settings);
-        if (callback == null) {
-            finish(ts, lease, settings, Failure.dead("no callback: the job has none and topic " + job.topic()
-                    + " has no default callback; set one with PUT /v1/topics/" + job.topic(), null));
-            return;
-        }
-        HttpRequest request;
+        URI uri;
         long timeoutMs;
         try {
-            URI uri = checkedCallback(callback.url());
+            uri = checkedCallback(callback.url());
             long attemptMs = policy.timeoutMs(job.timeoutMs(), settings);
             long leaseLeft = lease.deadline() - clock.storeNowMillis();
             long margin = Math.min(attemptMs / 10, 1_000);
             timeoutMs = Math.max(1, Math.min(attemptMs, leaseLeft) - margin);
-            request = request(lease, callback, uri, timeoutMs);
         } catch (IllegalArgumentException refused) {
-            failed(ts, lease, settings, refused.getMessage(), null, null);
+            failedLater(ts, lease, settings, refused.getMessage());
             return;
         }
         if (LOG.isDebugEnabled()) {
-            LOG.debug("delivering {} attempt {} to {}", job.ref(), lease.attempt(), request.uri());
+            LOG.debug("delivering {} attempt {} to {}", job.ref(), lease.attempt(), uri);
         }
+        byte[] body = job.payload().getBytes(StandardCharsets.UTF_8);
         long sentNanos = System.nanoTime();
-        HttpResponse<String> response;
         try {
-            // Blocking send on this sender thread, not sendAsync: sendAsync completes its future through the
-            // common ForkJoinPool, which on a machine with 2 cores or fewer starts a new thread for every request.
-            response = http.send(request, ResponseSnippet.INSTANCE);
-        } catch (InterruptedException stopping) {
-            Thread.currentThread().interrupt();
-            done(ts); // stopped after the grace period: the lease expires and the job comes back
-            return;
-        } catch (IOException | RuntimeException e) {
-            answered(ts, lease, settings, null, e, sentNanos, timeoutMs);
-            return;
+            // refused when the job was accepted; checked again for jobs written before a rule existed
+            CallbackGuard.checkHeaders(callback.headers());
+            http.post(uri, headers(lease, callback, body), body, timeoutMs,
+                    answer -> answered(ts, lease, settings, answer, sentNanos, timeoutMs));
+        } catch (IllegalArgumentException badHeader) {
+            failedLater(ts, lease, settings, "a callback header cannot be sent (" + badHeader.getMessage()
+                    + "); fix or remove it in the job's callback");
+        } catch (RuntimeException stopping) {
+            done(ts); // the client is stopping: the lease expires and the job comes back
         }
-        answered(ts, lease, settings, response, null, sentNanos, timeoutMs);
+    }
+
+    /** Records a failure found before anything was sent, off the caller's (timer) thread. */
+    private void failedLater(TopicState ts, Lease lease, TopicSettings settings, String error) {
+        try {
+            storeWriters.execute(() -> failed(ts, lease, settings, error, null, null));
+        } catch (RejectedExecutionException stopping) {
+            done(ts);
+        }
     }
 
     /**
-     * The callback URL, checked against the guard again at delivery with DNS (every address the name has now, so a
-     * name re-pointed since scheduling cannot reach a refused range). URLs with a literal address always get the same
-     * answer, so they are remembered (a bounded cache) and not parsed and checked for every job.
+     * The callback URL, checked against the guard again at delivery (the rules may have changed since it was
+     * accepted). Names are not looked up here: the HTTP client's resolver checks every address a name resolves to
+     * when it connects. URLs are remembered once checked (a bounded cache), so a URL is not parsed for every job.
      */
     private URI checkedCallback(String url) {
-        URI known = literalCallbacks.get(url);
+        URI known = checkedCallbacks.get(url);
         if (known != null) {
             return known;
         }
         URI uri = guard.check(url);
-        guard.resolve(uri);
-        if (CallbackGuard.isLiteralHost(uri)) {
-            if (literalCallbacks.size() >= 10_000) {
-                literalCallbacks.clear();
-            }
-            literalCallbacks.put(url, uri);
+        if (checkedCallbacks.size() >= 10_000) {
+            checkedCallbacks.clear();
         }
+        checkedCallbacks.put(url, uri);
         return uri;
     }
 
-    private HttpRequest request(Lease lease, Callback callback, URI uri, long timeoutMs) {
+    /** The callback's own headers, then delayq's (which win). */
+    private Map<String, String> headers(Lease lease, Callback callback, byte[] body) {
         Job job = lease.job();
-        byte[] body = job.payload().getBytes(StandardCharsets.UTF_8);
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
-                .timeout(java.time.Duration.ofMillis(timeoutMs))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-        for (Map.Entry<String, String> header : callback.headers().entrySet()) {
-            try {
-                builder.header(header.getKey(), header.getValue());
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("the callback header '" + header.getKey()
-                        + "' cannot be sent (" + e.getMessage() + "); fix or remove it in the job's callback");
-            }
-        }
-        return builder.setHeader("Content-Type", "application/json")
-                .setHeader("Delayq-Id", job.id())
-                .setHeader("Delayq-Topic", job.topic())
-                .setHeader("Delayq-Attempt", Integer.toString(lease.attempt()))
-                .setHeader("Delayq-Run-At", RFC_3339.format(Instant.ofEpochMilli(job.runAt())))
-                .setHeader(Signatures.HEADER, signatures.header(System.currentTimeMillis() / 1_000, body))
-                .build();
+        Map<String, String> headers = new LinkedHashMap<>(callback.headers());
+        headers.put("Delayq-Id", job.id());
+        headers.put("Delayq-Topic", job.topic());
+        headers.put("Delayq-Attempt", Integer.toString(lease.attempt()));
+        headers.put("Delayq-Run-At", RFC_3339.format(Instant.ofEpochMilli(job.runAt())));
+        headers.put(Signatures.HEADER, signatures.header(System.currentTimeMillis() / 1_000, body));
+        return headers;
     }
 
-    private void answered(TopicState ts, Lease lease, TopicSettings settings, HttpResponse<String> response,
-                          Throwable error, long sentNanos, long timeoutMs) {
+    /** The answer of an attempt, on an HTTP client thread: acks without blocking, hands failures to a store writer. */
+    private void answered(TopicState ts, Lease lease, TopicSettings settings, CallbackClient.Answer answer,
+                          long sentNanos, long timeoutMs) {
         long elapsed = System.nanoTime() - sentNanos;
+        if (abandoned) {
+            done(ts); // stopped after the grace period: the lease expires, which counts as this attempt
+            return;
+        }
         callbackLatency.update(elapsed, TimeUnit.NANOSECONDS);
-        if (error == null && response.statusCode() >= 200 && response.statusCode() < 300) {
+        if (answer.is2xx()) {
             succeeded(ts, lease, elapsed);
             return;
         }
-        if (error != null) {
-            failed(ts, lease, settings, describe(error, timeoutMs), null, null);
-            return;
-        }
-        int status = response.statusCode();
-        String body = response.body();
-        String text = "callback answered HTTP " + status + (body == null || body.isEmpty() ? "" : ": " + body);
+        String error;
+        Integer status = null;
         Long retryAfter = null;
-        if (status == 429 || status == 503) {
-            OptionalLong wait = RetryAfter.millis(response.headers().firstValue("Retry-After").orElse(null),
-                    System.currentTimeMillis());
-            if (wait.isPresent()) {
-                retryAfter = Math.min(wait.getAsLong(), maxRetryAfterMs);
+        if (answer.failure() != null) {
+            error = describe(answer.failure(), timeoutMs);
+        } else {
+            status = answer.status();
+            error = "callback answered HTTP " + status + (answer.snippet().isEmpty() ? "" : ": " + answer.snippet());
+            if (status == 429 || status == 503) {
+                OptionalLong wait = RetryAfter.millis(answer.retryAfter(), System.currentTimeMillis());
+                if (wait.isPresent()) {
+                    retryAfter = Math.min(wait.getAsLong(), maxRetryAfterMs);
+                }
             }
         }
-        failed(ts, lease, settings, text, status, retryAfter);
+        Integer failedStatus = status;
+        Long failedRetryAfter = retryAfter;
+        try {
+            storeWriters.execute(() -> failed(ts, lease, settings, error, failedStatus, failedRetryAfter));
+        } catch (RejectedExecutionException stopping) {
+            done(ts); // the lease expires and the job comes back
+        }
     }
 
-    private static String describe(Throwable error, long timeoutMs) {
+    /** A failure without an answer, as the job's history shows it. */
+    static String describe(Throwable error, long timeoutMs) {
+        for (Throwable e = error; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof IllegalArgumentException refused) {
+                return refused.getMessage(); // the guard refused the address the callback host resolved to
+            }
+            if (e instanceof UnknownHostException unknown) {
+                return unknown.getMessage();
+            }
+            if (e instanceof TimeoutException) {
+                return "the callback did not answer within " + timeoutMs + " ms";
+            }
+            if (e instanceof SocketTimeoutException) {
+                return "could not connect to the callback within " + timeoutMs + " ms";
+            }
+            if (e instanceof ConnectException) {
+                return "could not connect to the callback: "
+                        + (e.getMessage() == null ? "connection refused" : e.getMessage());
+            }
+        }
         Throwable e = error;
         while (e instanceof CompletionException && e.getCause() != null) {
             e = e.getCause();
-        }
-        if (e instanceof HttpConnectTimeoutException) {
-            return "could not connect to the callback within " + timeoutMs + " ms";
-        }
-        if (e instanceof HttpTimeoutException) {
-            return "the callback did not answer within " + timeoutMs + " ms";
-        }
-        if (e instanceof ConnectException) {
-            return "could not connect to the callback: " + (e.getMessage() == null ? "connection refused" : e.getMessage());
         }
         if (e instanceof IOException) {
             return "the callback request failed: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
@@ -775,7 +788,7 @@ public final class DeliveryEngine implements Managed {
         try {
             failed.mark();
             ts.failed.inc();
-            if (!running && senders.isTerminating() && System.nanoTime() > stopDeadlineNanos) {
+            if (abandoned) {
                 return; // stopped: the lease expires, which counts as this failed attempt
             }
             StoreStatus status = store.nack(LeaseRef.of(lease), failure);

@@ -83,15 +83,18 @@
  *       {@code Signatures.verify(secret, header, body, 300, nowSeconds)}: recompute the HMAC over the timestamp, a dot
  *       and the raw body, compare in constant time, and reject timestamps more than a few minutes old.</li>
  * </ul>
- * The HTTP client is the JDK's {@code java.net.http.HttpClient} (HTTP/1.1, keep-alive, no redirects; its own
- * small tasks run inline on its selector thread). Each attempt runs on a sender thread (at most {@code maxConcurrency}
- * of them, idle ones end after a minute) that calls the blocking {@code send} and then records the outcome: the timer
- * thread only reserves and hands off. {@code sendAsync} was measured first: it completes its future through the common
- * ForkJoinPool, which on a machine with two cores or fewer starts a new thread for every request.
+ * The HTTP client is Jetty's non-blocking {@code HttpClient} ({@link io.delayq.service.delivery.CallbackClient}:
+ * HTTP/1.1, keep-alive, up to {@code maxConcurrency} connections per callback host, no redirects, no content
+ * decoding). The timer thread that reserved a batch also sends it, without blocking and without a hand-off; each
+ * answer comes back on one of the client's threads, which acks through the {@code AckBatcher} (never blocks) and
+ * hands failures to a few store-writer threads (a nack is a Redis call). A callback in flight therefore holds a
+ * connection and a slot, not a thread. The client's resolver checks every address a callback host resolves to when
+ * it connects, so a name re-pointed at a refused range since the job was accepted is refused then.
  *
  * <h2>Shutdown</h2>
  * {@code stop()} stops reserving and unsubscribes, waits up to {@code shutdownGracePeriod} for callbacks in flight,
- * flushes pending acks, and leaves whatever is still in flight to lease expiry.
+ * then aborts the rest (not recorded as failures: their leases expire, which counts as the attempt), and flushes
+ * pending acks.
  *
  * <h2>Metrics ({@code delayq.delivery.*})</h2>
  * {@code delivered}, {@code failed}, {@code dead}, {@code reserve-calls}, {@code reserved} (meters);

@@ -1,0 +1,191 @@
+package io.delayq.service.delivery;
+
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.SocketAddressResolver;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The delivery engine's HTTP client: Jetty's non-blocking {@link HttpClient} (HTTP/1.1, keep-alive, no redirects,
+ * no content decoding), so a callback in flight holds a connection and a slot, not a thread.
+ *
+ * <p>Addresses are checked when a connection is made: the resolver runs the {@link CallbackGuard} over every address
+ * a callback host resolves to, so a name re-pointed at a refused range since the job was accepted is refused then,
+ * on the address actually connected to. Name lookups run on a small pool of their own (they may block); literal
+ * addresses are checked inline.
+ *
+ * <p>The answer comes back on one of the client's threads through {@link #post}'s callback, with the status, the
+ * {@code Retry-After} header and the first {@value #SNIPPET_BYTES} bytes of a non-2xx body (the rest is read and
+ * dropped, so a huge answer costs no memory and the connection stays reusable).
+ */
+final class CallbackClient {
+    static final int SNIPPET_BYTES = 256;
+
+    /**
+     * What a callback answered: a status (then {@code failure} is null) or a failure (no answer: refused, timed out,
+     * connection lost, address refused by the guard).
+     *
+     * @param snippet    the start of a non-2xx body, whitespace collapsed; empty for 2xx
+     * @param retryAfter the {@code Retry-After} header, or null
+     */
+    record Answer(int status, String snippet, String retryAfter, Throwable failure) {
+        boolean is2xx() {
+            return failure == null && status >= 200 && status < 300;
+        }
+    }
+
+    private final HttpClient http = new HttpClient();
+    private final ExecutorService dns;
+
+    /**
+     * @param maxConnections  connections at most to one callback host and port (the engine's concurrency bound)
+     * @param connectTimeoutMs how long opening a connection may take
+     */
+    CallbackClient(int maxConnections, long connectTimeoutMs, CallbackGuard guard) {
+        QueuedThreadPool threads = new QueuedThreadPool(Math.max(8, Runtime.getRuntime().availableProcessors() * 4), 2);
+        threads.setName("delayq-callbacks");
+        threads.setDaemon(true);
+        http.setExecutor(threads);
+        http.setFollowRedirects(false);
+        http.setConnectTimeout(connectTimeoutMs);
+        http.setIdleTimeout(TimeUnit.MINUTES.toMillis(1));
+        http.setMaxConnectionsPerDestination(maxConnections);
+        http.setMaxRequestsQueuedPerDestination(Math.max(1_024, maxConnections * 4));
+        http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "delayq"));
+        http.getContentDecoderFactories().clear(); // the snippet is text for a person; no Accept-Encoding: gzip
+        ThreadPoolExecutor lookups = new ThreadPoolExecutor(4, 4, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                Threads.named("delayq-callbacks-dns", true));
+        lookups.allowCoreThreadTimeOut(true);
+        this.dns = lookups;
+        http.setSocketAddressResolver(new GuardedResolver(guard, dns));
+    }
+
+    void start() {
+        try {
+            http.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not start the callback HTTP client: " + e, e);
+        }
+    }
+
+    /** Aborts whatever is in flight (each gets a failed answer) and releases connections and threads. */
+    void stop() {
+        try {
+            http.stop();
+        } catch (Exception e) {
+            // stopping anyway
+        } finally {
+            dns.shutdownNow();
+        }
+    }
+
+    /**
+     * POSTs {@code body} as {@code application/json} with {@code headers}; {@code done} gets the answer once, on a
+     * client thread (it must not block).
+     *
+     * @throws IllegalArgumentException when a header cannot be sent (nothing was sent)
+     */
+    void post(URI uri, Map<String, String> headers, byte[] body, long timeoutMs, Consumer<Answer> done) {
+        Request request = http.newRequest(uri)
+                .method(HttpMethod.POST)
+                .timeout(timeoutMs, TimeUnit.MILLISECONDS)
+                .body(new BytesRequestContent("application/json", body))
+                .headers(h -> headers.forEach(h::put));
+        request.send(new Snippet(done));
+    }
+
+    /** Reads the answer: status and Retry-After, and the start of a non-2xx body. */
+    private static final class Snippet implements Response.Listener {
+        private final Consumer<Answer> done;
+        private final byte[] prefix = new byte[SNIPPET_BYTES];
+        private int length;
+
+        Snippet(Consumer<Answer> done) {
+            this.done = done;
+        }
+
+        @Override
+        public void onContent(Response response, ByteBuffer content) {
+            if (response.getStatus() / 100 != 2) {
+                int take = Math.min(content.remaining(), SNIPPET_BYTES - length);
+                content.get(prefix, length, take);
+                length += take;
+            }
+            content.position(content.limit());
+        }
+
+        @Override
+        public void onComplete(Result result) {
+            Response response = result.getResponse();
+            if (result.isFailed()) {
+                done.accept(new Answer(response == null ? 0 : response.getStatus(), "", null, result.getFailure()));
+                return;
+            }
+            String text = new String(prefix, 0, length, StandardCharsets.UTF_8).strip().replaceAll("\\s+", " ");
+            done.accept(new Answer(response.getStatus(), text, response.getHeaders().get(HttpHeader.RETRY_AFTER), null));
+        }
+    }
+
+    /** Resolves callback hosts and refuses addresses the guard refuses, on the connection actually made. */
+    private static final class GuardedResolver implements SocketAddressResolver {
+        private final CallbackGuard guard;
+        private final ExecutorService dns;
+
+        GuardedResolver(CallbackGuard guard, ExecutorService dns) {
+            this.guard = guard;
+            this.dns = dns;
+        }
+
+        @Override
+        public void resolve(String host, int port, Map<String, Object> context, Promise<List<InetSocketAddress>> promise) {
+            String name = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+            if (CallbackGuard.isAddressLiteral(name)) {
+                resolveNow(name, port, promise); // an address literal: no lookup
+                return;
+            }
+            try {
+                dns.execute(() -> resolveNow(name, port, promise));
+            } catch (RuntimeException stopping) {
+                promise.failed(stopping);
+            }
+        }
+
+        private void resolveNow(String host, int port, Promise<List<InetSocketAddress>> promise) {
+            try {
+                InetAddress[] addresses = InetAddress.getAllByName(host);
+                List<InetSocketAddress> out = new ArrayList<>(addresses.length);
+                for (InetAddress address : addresses) {
+                    guard.checkResolved(host, address);
+                    out.add(new InetSocketAddress(address, port));
+                }
+                promise.succeeded(out);
+            } catch (UnknownHostException e) {
+                promise.failed(new UnknownHostException("callback host '" + host + "' does not resolve"));
+            } catch (RuntimeException e) {
+                promise.failed(e);
+            }
+        }
+    }
+}
