@@ -17,8 +17,9 @@ import java.nio.file.Path;
  * on 127.0.0.1 so that the real driver talks to it over a socket. Data lives in {@code <dataDir>/archive.mv.db} and
  * survives a restart; with no dataDir it is in memory.
  *
- * <p>MVStore writes in the background about once a second; {@link #commit()} forces what was written to disk, and
- * the archive calls it after each write so that an entry deleted from the outbox is on disk first.
+ * <p>MVStore writes in the background about once a second; {@link #commit()} writes what is pending and syncs the
+ * file (fsync), and the archive calls it after each write so that an entry deleted from the outbox is on disk first,
+ * as durable as the embedded Redis's {@code appendfsync always}.
  */
 public final class EmbeddedMongo implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedMongo.class);
@@ -26,11 +27,13 @@ public final class EmbeddedMongo implements AutoCloseable {
 
     private final MongoServer server;
     private final H2Backend backend;
+    private final MVStore store;
     private final InetSocketAddress address;
 
-    private EmbeddedMongo(MongoServer server, H2Backend backend, InetSocketAddress address) {
+    private EmbeddedMongo(MongoServer server, H2Backend backend, MVStore store, InetSocketAddress address) {
         this.server = server;
         this.backend = backend;
+        this.store = store;
         this.address = address;
     }
 
@@ -65,7 +68,7 @@ public final class EmbeddedMongo implements AutoCloseable {
         InetSocketAddress address = server.getLocalAddress();
         LOG.info("Embedded MongoDB-wire archive listening on 127.0.0.1:{}, data in {}", address.getPort(),
                 dataDir == null ? "memory" : dataDir.toAbsolutePath());
-        return new EmbeddedMongo(server, backend, address);
+        return new EmbeddedMongo(server, backend, store, address);
     }
 
     public int port() {
@@ -77,9 +80,12 @@ public final class EmbeddedMongo implements AutoCloseable {
         return "mongodb://127.0.0.1:" + port() + "/";
     }
 
-    /** Forces everything written so far to disk. */
+    /** Forces everything written so far to disk: written to the file, and the file synced. */
     public void commit() {
         backend.commit();
+        if (store.getFileStore() != null) {
+            store.sync(); // commit() alone leaves the chunk in the OS's cache, lost on a machine crash
+        }
     }
 
     /** Stops listening, commits and closes the data file (the server closes its backend). */
