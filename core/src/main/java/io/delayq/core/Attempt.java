@@ -8,7 +8,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param number     1-based attempt number
  * @param at         when the attempt ended, epoch ms (Redis clock for store-made entries)
  * @param error      why it failed; {@code null} for the successful attempt
- * @param httpStatus the callback's status code when there was an HTTP answer, else {@code null}
+ * @param httpStatus the status code of a failed attempt that got an HTTP answer, else {@code null} (a success
+ *                   is recorded without one: any 2xx)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Attempt(int number, long at, String error, Integer httpStatus) {

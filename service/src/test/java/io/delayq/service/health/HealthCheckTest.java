@@ -13,7 +13,7 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The admin port reports the store and the delivery engine healthy, and exposes the service's metrics. */
+/** The admin port reports the store, the archive, its archiver and the delivery engine healthy, and exposes metrics. */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class HealthCheckTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
@@ -30,6 +30,9 @@ class HealthCheckTest {
         assertThat(health.status()).as(health.toString()).isEqualTo(200);
         assertThat(health.json().path("store").path("healthy").asBoolean()).isTrue();
         assertThat(health.json().path("engine").path("healthy").asBoolean()).isTrue();
+        assertThat(health.json().path("archive").path("healthy").asBoolean()).isTrue();
+        assertThat(health.json().path("archiver").path("healthy").asBoolean()).isTrue();
+        assertThat(health.json().path("archiver").path("message").asText()).startsWith("backlog");
     }
 
     @Test
