@@ -58,11 +58,11 @@ public record JobInfo(
      * One finished attempt.
      *
      * @param number     1-based attempt number
-     * @param at         when it ended, epoch ms
+     * @param at         when it ended
      * @param error      why it failed, {@code null} for success
-     * @param httpStatus the callback's answer, when there was one
+     * @param httpStatus the status of a failed attempt that got an HTTP answer
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Attempt(int number, long at, String error, Integer httpStatus) {
+    public record Attempt(int number, Instant at, String error, Integer httpStatus) {
     }
 }

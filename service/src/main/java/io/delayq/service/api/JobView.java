@@ -49,13 +49,28 @@ public record JobView(
         String createdAt,
         String finishedAt,
         String lastError,
-        List<Attempt> history) {
+        List<AttemptView> history) {
+
+    /**
+     * One finished attempt, as the API shows it (times in RFC 3339 like the job's own).
+     *
+     * @param number     1-based attempt number
+     * @param at         when it ended
+     * @param error      why it failed; absent for the successful attempt
+     * @param httpStatus the status of a failed attempt that got an HTTP answer
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record AttemptView(int number, String at, String error, Integer httpStatus) {
+        static AttemptView of(Attempt attempt) {
+            return new AttemptView(attempt.number(), time(attempt.at()), attempt.error(), attempt.httpStatus());
+        }
+    }
 
     public static JobView of(Job job) {
         return new JobView(job.topic(), job.id(), job.state(), time(job.runAt()), job.payload(), job.attempts(),
                 job.maxAttempts(), job.callback(), job.backoff(), job.timeoutMs(), job.broadcast(), job.delivery(),
                 time(job.createdAt()), job.finishedAt() == null ? null : time(job.finishedAt()), job.lastError(),
-                job.history().isEmpty() ? null : job.history());
+                job.history().isEmpty() ? null : job.history().stream().map(AttemptView::of).toList());
     }
 
     static String time(long epochMs) {
