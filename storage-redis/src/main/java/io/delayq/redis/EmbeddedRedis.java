@@ -38,6 +38,8 @@ public final class EmbeddedRedis implements AutoCloseable {
     private final int port;
     private final Process process;
     private final Path logFile;
+    private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+    private volatile long exitGraceMs;
 
     private EmbeddedRedis(int port, Process process, Path logFile) {
         this.port = port;
@@ -125,9 +127,38 @@ public final class EmbeddedRedis implements AutoCloseable {
         }
     }
 
+    /**
+     * When the JVM exits, lets the server's owner close it first, for up to {@code grace}: JVM shutdown hooks run
+     * at the same time, and the service's own stop (the delivery engine flushing its acks, the archiver finishing a
+     * batch) still needs Redis. Without an owner the server is stopped at exit at once.
+     */
+    public void closedByOwnerAtExit(java.time.Duration grace) {
+        this.exitGraceMs = grace.toMillis();
+    }
+
+    private void closeAtExit() {
+        try {
+            if (exitGraceMs > 0 && !closed.await(exitGraceMs, TimeUnit.MILLISECONDS)) {
+                LOG.warn("embedded Redis on port {}: its owner did not close it within {} ms of the JVM exiting;"
+                        + " stopping it now", port, exitGraceMs);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        close();
+    }
+
     /** Stops the server (SIGTERM, so an append-only file is flushed), waiting up to 10 s. */
     @Override
     public void close() {
+        try {
+            stop();
+        } finally {
+            closed.countDown();
+        }
+    }
+
+    private void stop() {
         if (!process.isAlive()) {
             return;
         }
@@ -175,7 +206,7 @@ public final class EmbeddedRedis implements AutoCloseable {
             throw new IllegalStateException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
         }
         EmbeddedRedis server = new EmbeddedRedis(port, process, log);
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "embedded-redis-" + port + "-stop"));
+        Runtime.getRuntime().addShutdownHook(new Thread(server::closeAtExit, "embedded-redis-" + port + "-stop"));
         server.awaitReady();
         LOG.info("embedded Redis started on port {} (data dir {})", port, dataDir == null ? "none" : dataDir);
         return server;

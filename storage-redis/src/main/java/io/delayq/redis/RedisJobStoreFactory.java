@@ -253,6 +253,7 @@ public class RedisJobStoreFactory implements JobStoreFactory {
         }
         if (server != null) {
             store.onClose(server::close);
+            server.closedByOwnerAtExit(java.time.Duration.ofSeconds(30)); // the service's own stop still needs it
         }
         lifecycle.manage(new Managed() {
             @Override
