@@ -39,7 +39,8 @@ public record Column(String header, String metric, Fmt fmt, Better better, boole
         }
         return switch (fmt) {
             case INT -> String.format("%,.0f", v);
-            case D1 -> String.format("%,.1f", v);
+            // batches can bring a per-job figure far below 0.1 (3 Redis calls per 500 jobs): keep its digits
+            case D1 -> v != 0 && Math.abs(v) < 0.1 ? String.format("%.3f", v) : String.format("%,.1f", v);
             case D2 -> String.format("%,.2f", v);
             case D3 -> String.format("%,.3f", v);
         };
