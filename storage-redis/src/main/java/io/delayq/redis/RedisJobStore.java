@@ -527,19 +527,47 @@ public final class RedisJobStore implements JobStore {
 
     // ---------------------------------------------------------------- outbox
 
+    /** Every partition of every known topic; the outbox is read across all of them. */
+    private List<Partition> allPartitions() {
+        List<Partition> all = new ArrayList<>();
+        for (String topic : topics()) {
+            all.addAll(Arrays.asList(partitions(topic)));
+        }
+        return all;
+    }
+
+    /** One pipelined round trip over the partitions (per node on a cluster), not one call per partition. */
+    private <T> List<T> perPartition(String operation, List<Partition> ps,
+                                     java.util.function.BiFunction<AbstractPipeline, Partition, Response<T>> command) {
+        return call(operation, () -> {
+            List<Response<T>> responses = new ArrayList<>(ps.size());
+            try (AbstractPipeline pipeline = redis.pipelined()) {
+                for (Partition p : ps) {
+                    responses.add(command.apply(pipeline, p));
+                }
+                pipeline.sync();
+            }
+            List<T> out = new ArrayList<>(responses.size());
+            for (Response<T> r : responses) {
+                out.add(r.get());
+            }
+            return out;
+        });
+    }
+
     @Override
     public List<OutboxEntry> readOutbox(int max) {
+        List<Partition> ps = allPartitions();
+        List<List<StreamEntry>> reads = perPartition("read outbox", ps, (pipe, p) -> pipe.xrange(p.archive(), "-", "+", max));
         List<OutboxEntry> entries = new ArrayList<>();
         List<StreamEntryID> order = new ArrayList<>();
-        for (String topic : topics()) {
-            for (Partition p : partitions(topic)) {
-                List<StreamEntry> read = call("read outbox", () -> redis.xrange(p.archive(), "-", "+", max));
-                for (StreamEntry e : read) {
-                    String id = e.getFields().get("i");
-                    Job job = codec.decode(topic, id, e.getFields().get("r"));
-                    entries.add(new OutboxEntry(p.label() + "@" + e.getID(), job));
-                    order.add(e.getID());
-                }
+        for (int i = 0; i < ps.size(); i++) {
+            Partition p = ps.get(i);
+            for (StreamEntry e : reads.get(i)) {
+                String id = e.getFields().get("i");
+                Job job = codec.decode(p.topic(), id, e.getFields().get("r"));
+                entries.add(new OutboxEntry(p.label() + "@" + e.getID(), job));
+                order.add(e.getID());
             }
         }
         // oldest first across partitions: stream ids start with the ms they were written
@@ -575,10 +603,8 @@ public final class RedisJobStore implements JobStore {
     @Override
     public long outboxSize() {
         long size = 0;
-        for (String topic : topics()) {
-            for (Partition p : partitions(topic)) {
-                size += call("outbox size", () -> redis.xlen(p.archive()));
-            }
+        for (long n : perPartition("read the outbox size", allPartitions(), (pipe, p) -> pipe.xlen(p.archive()))) {
+            size += n;
         }
         return size;
     }
