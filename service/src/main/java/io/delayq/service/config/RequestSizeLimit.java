@@ -12,8 +12,14 @@ import java.io.InputStream;
 /**
  * Refuses request bodies larger than {@code limits.maxRequestBytes} with 413, before they are parsed into memory:
  * from {@code Content-Length} when the client sends one, else while reading.
+ *
+ * <p>A body up to {@value #DRAIN_FACTOR}× the limit is read to its end and dropped before the 413 goes out: a server
+ * that answers and closes while the client is still sending makes the client's TCP stack reset the connection, and
+ * the client sees "connection reset" instead of the problem saying what to fix. Larger bodies are cut off at once.
  */
 public final class RequestSizeLimit implements ReaderInterceptor {
+    static final int DRAIN_FACTOR = 4;
+
     private final long maxBytes;
 
     public RequestSizeLimit(long maxBytes) {
@@ -24,12 +30,18 @@ public final class RequestSizeLimit implements ReaderInterceptor {
     public Object aroundReadFrom(ReaderInterceptorContext context) throws IOException {
         String length = context.getHeaders().getFirst(HttpHeaders.CONTENT_LENGTH);
         if (length != null) {
+            long declared;
             try {
-                if (Long.parseLong(length.trim()) > maxBytes) {
-                    throw tooLarge();
-                }
+                declared = Long.parseLong(length.trim());
             } catch (NumberFormatException e) {
+                declared = -1;
                 // A malformed Content-Length is Jetty's to refuse; the stream below still counts.
+            }
+            if (declared > maxBytes) {
+                if (declared <= maxBytes * DRAIN_FACTOR) {
+                    discardRest(context.getInputStream(), 0);
+                }
+                throw tooLarge();
             }
         }
         context.setInputStream(new Limited(context.getInputStream()));
@@ -79,8 +91,26 @@ public final class RequestSizeLimit implements ReaderInterceptor {
         private void count(int n) {
             read += n;
             if (read > maxBytes) {
+                discardRest(in, read);
                 throw tooLarge();
             }
+        }
+    }
+
+    /** Reads and drops the rest of a body of which {@code read} bytes are read, up to {@value #DRAIN_FACTOR}× the limit. */
+    private void discardRest(InputStream in, long read) {
+        long budget = maxBytes * DRAIN_FACTOR - read;
+        if (budget <= 0) {
+            return;
+        }
+        byte[] sink = new byte[8192];
+        try {
+            int n;
+            while (budget > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, budget))) > 0) {
+                budget -= n;
+            }
+        } catch (IOException e) {
+            // the client went away: nothing left to answer
         }
     }
 }
