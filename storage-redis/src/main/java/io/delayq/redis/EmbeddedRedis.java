@@ -13,8 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -38,7 +40,7 @@ public final class EmbeddedRedis implements AutoCloseable {
     private final int port;
     private final Process process;
     private final Path logFile;
-    private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch closed = new CountDownLatch(1);
     private volatile long exitGraceMs;
 
     private EmbeddedRedis(int port, Process process, Path logFile) {
@@ -132,7 +134,7 @@ public final class EmbeddedRedis implements AutoCloseable {
      * at the same time, and the service's own stop (the delivery engine flushing its acks, the archiver finishing a
      * batch) still needs Redis. Without an owner the server is stopped at exit at once.
      */
-    public void closedByOwnerAtExit(java.time.Duration grace) {
+    public void closedByOwnerAtExit(Duration grace) {
         this.exitGraceMs = grace.toMillis();
     }
 

@@ -662,10 +662,10 @@ public final class RedisJobStore implements JobStore {
     }
 
     private int recordedPartitions(String topic, int configured) {
-        String recorded = call("read the partition count of topic " + topic, () -> {
-            redis.hsetnx(RedisKeys.PARTITIONS, topic, Integer.toString(configured));
-            return redis.hget(RedisKeys.PARTITIONS, topic);
-        });
+        String recorded = call("read the partition count of topic " + topic, () ->
+                redis.hsetnx(RedisKeys.PARTITIONS, topic, Integer.toString(configured)) == 1
+                        ? Integer.toString(configured) // recorded just now: ours
+                        : redis.hget(RedisKeys.PARTITIONS, topic));
         int count = recorded == null ? configured : Integer.parseInt(recorded);
         if (count != configured) {
             LOG.warn("topic {} has {} partition(s) recorded in Redis; this instance's configuration says {}, which is"

@@ -95,11 +95,11 @@ public class RedisJobStoreFactory implements JobStoreFactory {
 
     @Min(1)
     @Max(100)
-    private int historySize = 100;
+    private int historySize = RedisStoreOptions.defaults().historySize();
 
     @Min(2)
     @Max(1024)
-    private int poolSize = 32;
+    private int poolSize = RedisStoreOptions.defaults().poolSize();
 
     @NotNull
     @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)

@@ -202,8 +202,11 @@ public final class Archiver implements Managed {
         if (!written.isEmpty()) {
             store.deleteOutbox(written);
             archived.mark(written.size());
-            if (!refusedAt.isEmpty()) {
-                written.forEach(e -> refusedAt.remove(e.entryId()));
+            if (!refusedLogged.isEmpty()) { // an entry refused before went in after all (the cause was fixed)
+                written.forEach(e -> {
+                    refusedAt.remove(e.entryId());
+                    refusedLogged.remove(e.entryId());
+                });
             }
         }
         return written.size();

@@ -15,7 +15,6 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -174,17 +173,13 @@ final class CallbackClient {
 
         private void resolveNow(String host, int port, Promise<List<InetSocketAddress>> promise) {
             try {
-                InetAddress[] addresses = InetAddress.getAllByName(host);
-                List<InetSocketAddress> out = new ArrayList<>(addresses.length);
-                for (InetAddress address : addresses) {
-                    guard.checkResolved(host, address);
+                List<InetSocketAddress> out = new ArrayList<>();
+                for (InetAddress address : guard.resolve(host)) {
                     out.add(new InetSocketAddress(address, port));
                 }
                 promise.succeeded(out);
-            } catch (UnknownHostException e) {
-                promise.failed(new UnknownHostException("callback host '" + host + "' does not resolve"));
-            } catch (RuntimeException e) {
-                promise.failed(e);
+            } catch (RuntimeException refusedOrUnknown) {
+                promise.failed(refusedOrUnknown);
             }
         }
     }

@@ -134,7 +134,7 @@ public final class CallbackGuard {
         if (literal != null) {
             checkAddress(subject(url), host, literal);
         } else {
-            checkName(url, host);
+            checkName(subject(url), host);
         }
         return uri;
     }
@@ -168,52 +168,38 @@ public final class CallbackGuard {
     }
 
     /**
-     * Resolves the URL's host and checks every address it resolves to. Blocks on DNS for names (the JVM caches
-     * answers); instant for literal addresses.
+     * Resolves a callback host and checks every address it resolves to (and, for a name, the name rules), as the
+     * delivery engine's HTTP client does when it connects: a name re-pointed at a refused range since the job was
+     * accepted is refused then, on the addresses actually connected to. Blocks on DNS for names (the JVM caches
+     * answers); instant for address literals.
      *
-     * @return the first resolved address
-     * @throws IllegalArgumentException when refused or when the host does not resolve
+     * @param host the host as in the URL (brackets around IPv6 and a trailing dot allowed)
+     * @return every address, all allowed
+     * @throws IllegalArgumentException naming the host when refused or when it does not resolve
      */
-    public InetAddress resolve(URI uri) {
-        String url = uri.toString();
-        String host = host(uri);
-        if (host == null) {
-            throw new IllegalArgumentException("callback url '" + url + "' has no host");
+    public List<InetAddress> resolve(String host) {
+        String name = host.toLowerCase(Locale.ROOT);
+        if (name.startsWith("[") && name.endsWith("]")) {
+            name = name.substring(1, name.length() - 1);
         }
-        InetAddress literal = literal(host, url);
+        name = stripTrailingDot(name);
+        String subject = "callback host '" + name + "'";
+        InetAddress literal = literal(name, name);
         if (literal != null) {
-            checkAddress(subject(url), host, literal);
-            return literal;
+            checkAddress(subject, name, literal);
+            return List.of(literal);
         }
-        checkName(url, host);
+        checkName(subject, name);
         InetAddress[] addresses;
         try {
-            addresses = InetAddress.getAllByName(host);
+            addresses = InetAddress.getAllByName(name);
         } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("callback host '" + host + "' does not resolve");
+            throw new IllegalArgumentException(subject + " does not resolve");
         }
         for (InetAddress address : addresses) {
-            checkAddress(subject(url), host, address);
+            checkAddress(subject, name, address);
         }
-        return addresses[0];
-    }
-
-    /**
-     * Checks one address a callback host resolved to, when the HTTP client connects (so that a name re-pointed since
-     * the job was accepted cannot reach a refused range).
-     *
-     * @param host the host name as in the URL
-     * @throws IllegalArgumentException naming the host and address and how to allow it, when refused
-     */
-    public void checkResolved(String host, InetAddress address) {
-        String name = stripTrailingDot(host.toLowerCase(Locale.ROOT));
-        checkAddress("callback host '" + name + "'", name, address);
-    }
-
-    /** Whether the URL's host is an address literal, i.e. {@link #resolve} will not touch DNS. */
-    public static boolean isLiteralHost(URI uri) {
-        String host = host(uri);
-        return host != null && isAddressLiteral(host);
+        return List.of(addresses);
     }
 
     /** Whether a host (without IPv6 brackets) is an IPv6 or dotted-quad IPv4 literal rather than a name. */
@@ -221,19 +207,19 @@ public final class CallbackGuard {
         return host.contains(":") || DOTTED_QUAD.matcher(host).matches();
     }
 
-    private void checkName(String url, String host) {
+    private void checkName(String subject, String host) {
         if (nameAllowListed(host)) {
             return;
         }
         if (!allowListEmpty()) {
-            throw notAllowListed(subject(url), host);
+            throw notAllowListed(subject, host);
         }
         if (METADATA_NAMES.contains(host)) {
-            throw new IllegalArgumentException("callback url '" + url + "' is refused: " + host
+            throw new IllegalArgumentException(subject + " is refused: " + host
                     + " is a cloud metadata endpoint; add it to delivery.allowedCallbackHosts if you really mean it");
         }
         if (!allowPrivateNetworks && (host.equals("localhost") || host.endsWith(".localhost"))) {
-            throw privateRefused(subject(url), host, "localhost");
+            throw privateRefused(subject, host, "localhost");
         }
     }
 

@@ -36,7 +36,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -628,7 +627,7 @@ public final class DeliveryEngine implements Managed {
             long margin = Math.min(attemptMs / 10, 1_000);
             timeoutMs = Math.max(1, Math.min(attemptMs, leaseLeft) - margin);
         } catch (IllegalArgumentException refused) {
-            failedLater(ts, lease, settings, refused.getMessage());
+            failedLater(ts, lease, settings, refused.getMessage(), null, null);
             return;
         }
         if (LOG.isDebugEnabled()) {
@@ -643,18 +642,19 @@ public final class DeliveryEngine implements Managed {
                     answer -> answered(ts, lease, settings, answer, sentNanos, timeoutMs));
         } catch (IllegalArgumentException badHeader) {
             failedLater(ts, lease, settings, "a callback header cannot be sent (" + badHeader.getMessage()
-                    + "); fix or remove it in the job's callback");
+                    + "); fix or remove it in the job's callback", null, null);
         } catch (RuntimeException stopping) {
             done(ts); // the client is stopping: the lease expires and the job comes back
         }
     }
 
-    /** Records a failure found before anything was sent, off the caller's (timer) thread. */
-    private void failedLater(TopicState ts, Lease lease, TopicSettings settings, String error) {
+    /** Records a failed attempt on a store writer: the caller is the timer thread or an HTTP client thread. */
+    private void failedLater(TopicState ts, Lease lease, TopicSettings settings, String error, Integer status,
+                             Long retryAfterMs) {
         try {
-            storeWriters.execute(() -> failed(ts, lease, settings, error, null, null));
+            storeWriters.execute(() -> failed(ts, lease, settings, error, status, retryAfterMs));
         } catch (RejectedExecutionException stopping) {
-            done(ts);
+            done(ts); // the lease expires and the job comes back
         }
     }
 
@@ -716,13 +716,7 @@ public final class DeliveryEngine implements Managed {
                 }
             }
         }
-        Integer failedStatus = status;
-        Long failedRetryAfter = retryAfter;
-        try {
-            storeWriters.execute(() -> failed(ts, lease, settings, error, failedStatus, failedRetryAfter));
-        } catch (RejectedExecutionException stopping) {
-            done(ts); // the lease expires and the job comes back
-        }
+        failedLater(ts, lease, settings, error, status, retryAfter);
     }
 
     /** A failure without an answer, as the job's history shows it. */
@@ -745,14 +739,11 @@ public final class DeliveryEngine implements Managed {
                         + (e.getMessage() == null ? "connection refused" : e.getMessage());
             }
         }
-        Throwable e = error;
-        while (e instanceof CompletionException && e.getCause() != null) {
-            e = e.getCause();
+        if (error instanceof IOException) {
+            return "the callback request failed: "
+                    + (error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage());
         }
-        if (e instanceof IOException) {
-            return "the callback request failed: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
-        }
-        return "the callback request failed: " + e;
+        return "the callback request failed: " + error;
     }
 
     private void succeeded(TopicState ts, Lease lease, long elapsedNanos) {

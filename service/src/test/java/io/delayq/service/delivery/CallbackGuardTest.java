@@ -2,7 +2,6 @@ package io.delayq.service.delivery;
 
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,7 +17,7 @@ class CallbackGuardTest {
         assertThat(permissive.check("http://10.1.2.3/x")).isNotNull();
         assertThat(permissive.check("http://[::1]:9000/x")).isNotNull();
         assertThat(permissive.check("http://localhost:9000/x")).isNotNull();
-        assertThat(permissive.resolve(URI.create("http://127.0.0.1:1/x")).isLoopbackAddress()).isTrue();
+        assertThat(permissive.resolve("127.0.0.1").get(0).isLoopbackAddress()).isTrue();
     }
 
     @Test
@@ -64,7 +63,7 @@ class CallbackGuardTest {
         assertThatThrownBy(() -> strict.check("http://127.0.0.1/x")).hasMessageContaining("allowPrivateNetworks");
         assertThatThrownBy(() -> strict.check("http://192.168.1.1/x")).hasMessageContaining("private");
         assertThatThrownBy(() -> strict.check("http://localhost/x")).hasMessageContaining("private");
-        assertThatThrownBy(() -> strict.resolve(URI.create("http://localhost/x"))).hasMessageContaining("private");
+        assertThatThrownBy(() -> strict.resolve("localhost")).hasMessageContaining("private");
         assertThat(strict.check("http://93.184.216.34/x")).isNotNull();
     }
 
@@ -92,8 +91,8 @@ class CallbackGuardTest {
     void resolvingChecksEveryAddressOfAName() {
         var strict = new CallbackGuard(List.of(), false);
         // localhost resolves to loopback: refused when private networks are not allowed, whatever the name says
-        assertThatThrownBy(() -> strict.resolve(URI.create("http://localhost./x"))).isInstanceOf(IllegalArgumentException.class);
-        assertThat(permissive.resolve(URI.create("http://localhost:1/x")).isLoopbackAddress()).isTrue();
+        assertThatThrownBy(() -> strict.resolve("localhost.")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(permissive.resolve("localhost").get(0).isLoopbackAddress()).isTrue();
     }
 
     @Test
