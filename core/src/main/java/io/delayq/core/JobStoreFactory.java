@@ -6,6 +6,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.dropwizard.jackson.Discoverable;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
 
+import java.util.List;
+
 /**
  * Builds the configured {@link JobStore}. Implementations carry {@code @JsonTypeName} (e.g. {@code "redis"}) and are
  * listed in {@code META-INF/services/io.delayq.core.JobStoreFactory}, so a store module is a jar on the classpath plus
@@ -19,4 +21,12 @@ public interface JobStoreFactory extends Discoverable {
      * {@code "store"}, and returns it ready to use.
      */
     JobStore build(LifecycleEnvironment lifecycle, HealthCheckRegistry healthChecks, MetricRegistry metrics);
+
+    /**
+     * Applies the store's missing schema migrations and returns what ran (the {@code migrate} command). A store with
+     * no schema of its own (Redis) has nothing to do. Safe to run again and while the service runs.
+     */
+    default List<AppliedMigration> migrate() {
+        return List.of();
+    }
 }

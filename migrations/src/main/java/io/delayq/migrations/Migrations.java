@@ -1,5 +1,6 @@
 package io.delayq.migrations;
 
+import io.delayq.core.AppliedMigration;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;

@@ -1,5 +1,6 @@
 package io.delayq.migrations;
 
+import io.delayq.core.AppliedMigration;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;

@@ -12,7 +12,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.JobArchiveFactory;
-import io.delayq.migrations.AppliedMigration;
+import io.delayq.core.AppliedMigration;
 import io.delayq.migrations.Migrations;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;

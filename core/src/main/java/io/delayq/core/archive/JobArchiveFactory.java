@@ -3,8 +3,11 @@ package io.delayq.core.archive;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.delayq.core.AppliedMigration;
 import io.dropwizard.jackson.Discoverable;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
+
+import java.util.List;
 
 /**
  * Builds the configured {@link JobArchive} ({@code archive: {type: mongo, …}}). Implementations carry
@@ -15,4 +18,12 @@ public interface JobArchiveFactory extends Discoverable {
 
     /** Creates the archive, registers its lifecycle and a health check named {@code "archive"}, returns it ready. */
     JobArchive build(LifecycleEnvironment lifecycle, HealthCheckRegistry healthChecks, MetricRegistry metrics);
+
+    /**
+     * Applies the archive's missing schema migrations and returns what ran (the {@code migrate} command). Safe to run
+     * again and while the service runs.
+     */
+    default List<AppliedMigration> migrate() {
+        return List.of();
+    }
 }

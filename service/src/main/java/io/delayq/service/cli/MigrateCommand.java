@@ -1,7 +1,7 @@
 package io.delayq.service.cli;
 
 import io.delayq.core.archive.JobArchiveFactory;
-import io.delayq.migrations.AppliedMigration;
+import io.delayq.core.AppliedMigration;
 import io.delayq.migrations.Migrations;
 import io.delayq.mongo.MongoJobArchiveFactory;
 import io.delayq.service.DelayqConfiguration;

@@ -1,9 +1,9 @@
-package io.delayq.migrations;
+package io.delayq.core;
 
 import java.time.Instant;
 
 /**
- * A migration recorded in {@code schema_migrations}.
+ * A schema migration a store or archive applied, as the {@code migrate} command and start-up logs report it.
  *
  * @param version     its version
  * @param description what it did
