@@ -1,0 +1,63 @@
+package io.delayq.postgres;
+
+import io.delayq.postgres.Rows.Created;
+import io.delayq.postgres.Rows.Extended;
+import io.delayq.postgres.Rows.Reserved;
+import io.delayq.postgres.Rows.Targeted;
+import org.jdbi.v3.sqlobject.customizer.Bind;
+import org.jdbi.v3.sqlobject.locator.UseClasspathSqlLocator;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The job transitions, one statement each, in {@code io/delayq/postgres/JobTransitions/<method>.sql}: the
+ * counterparts of the Redis store's Lua scripts. Each file's header names its binds and what it returns; arrays
+ * carry batches (one element per job).
+ */
+@UseClasspathSqlLocator
+interface JobTransitions {
+
+    @SqlQuery
+    List<Created> enqueue(@Bind("topics") String[] topics, @Bind("ids") String[] ids, @Bind("push") Boolean[] push,
+                          @Bind("delayMs") Long[] delayMs, @Bind("runAtMs") Long[] runAtMs,
+                          @Bind("maxAttempts") Integer[] maxAttempts, @Bind("fingerprints") String[] fingerprints,
+                          @Bind("timeoutMs") Long[] timeoutMs, @Bind("broadcast") Boolean[] broadcast,
+                          @Bind("callbacks") String[] callbacks, @Bind("backoffs") String[] backoffs,
+                          @Bind("payloads") String[] payloads);
+
+    @SqlQuery
+    List<Reserved> reserve(@Bind("topic") String topic, @Bind("push") boolean push, @Bind("max") int max,
+                           @Bind("defaultLeaseMs") long defaultLeaseMs);
+
+    /** One status name per lease, in order. */
+    @SqlQuery
+    List<String> ack(@Bind("topics") String[] topics, @Bind("ids") String[] ids, @Bind("tokens") Long[] tokens,
+                     @Bind("historySize") int historySize);
+
+    /** A status name. */
+    @SqlQuery
+    String nack(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") long token,
+                @Bind("delayMs") long delayMs, @Bind("error") String error, @Bind("httpStatus") Integer httpStatus,
+                @Bind("historySize") int historySize);
+
+    @SqlQuery
+    Extended extend(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") long token,
+                    @Bind("leaseMs") long leaseMs);
+
+    /** How many leases were taken back. */
+    @SqlQuery
+    int expire(@Bind("topic") String topic, @Bind("max") int max, @Bind("historySize") int historySize);
+
+    @SqlQuery
+    Optional<Targeted> cancel(@Bind("topic") String topic, @Bind("id") String id);
+
+    @SqlQuery
+    Optional<Targeted> reschedule(@Bind("topic") String topic, @Bind("id") String id, @Bind("delayMs") Long delayMs,
+                                  @Bind("runAtMs") Long runAtMs);
+
+    /** How many finished jobs were dropped. */
+    @SqlQuery
+    int reap(@Bind("retentionMs") long retentionMs, @Bind("batch") int batch);
+}

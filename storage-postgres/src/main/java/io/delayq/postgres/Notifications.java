@@ -1,0 +1,172 @@
+package io.delayq.postgres;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.Job;
+import io.delayq.core.StoreListener;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * LISTEN on one dedicated connection per store, shared by every {@link StoreListener}: {@code delayq_wake}
+ * ({@code topic\nLANE\ndueAt ms}, sent by the statements that move a lane's earliest run time earlier) and
+ * {@code delayq_broadcast} (the seq of a {@code delayq_broadcasts} row, read on the same connection). A lost
+ * connection is reopened with backoff (100 ms … 5 s); what was sent meanwhile is missed, which the delivery engine's
+ * safety sweep covers, as with Redis pub/sub.
+ */
+final class Notifications implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Notifications.class);
+    static final String WAKE = "delayq_wake";
+    static final String BROADCAST = "delayq_broadcast";
+
+    /** Opens a plain connection, outside the pool: it is held for as long as the store lives. */
+    interface Connector {
+        Connection open() throws SQLException;
+    }
+
+    private final Connector connector;
+    private final ObjectMapper mapper;
+    private final List<StoreListener> listeners = new CopyOnWriteArrayList<>();
+    private final Object lock = new Object();
+    private volatile CountDownLatch live = new CountDownLatch(1);
+    private volatile boolean running;
+    private Thread thread;
+
+    Notifications(Connector connector, ObjectMapper mapper) {
+        this.connector = connector;
+        this.mapper = mapper;
+    }
+
+    /** Adds a listener; returns once the LISTEN is in place (or after 5 s of trying, with a warning). */
+    AutoCloseable add(StoreListener listener) {
+        listeners.add(listener);
+        synchronized (lock) {
+            if (thread == null) {
+                running = true;
+                thread = new Thread(this::run, "delayq-postgres-listen");
+                thread.setDaemon(true);
+                thread.start();
+            }
+        }
+        try {
+            if (!live.await(5, TimeUnit.SECONDS)) {
+                LOG.warn("PostgreSQL LISTEN is not in place yet; wake-ups and broadcasts start once it is");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return () -> listeners.remove(listener);
+    }
+
+    private void run() {
+        long backoffMs = 100;
+        boolean warned = false;
+        while (running) {
+            try (Connection c = connector.open(); Statement s = c.createStatement()) {
+                s.execute("LISTEN " + WAKE);
+                s.execute("LISTEN " + BROADCAST);
+                live.countDown();
+                if (warned) {
+                    LOG.info("PostgreSQL LISTEN connection is back");
+                }
+                backoffMs = 100;
+                warned = false;
+                PGConnection pg = c.unwrap(PGConnection.class);
+                while (running) {
+                    PGNotification[] received = pg.getNotifications(500);
+                    if (received != null) {
+                        for (PGNotification n : received) {
+                            dispatch(c, n);
+                        }
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (!running) {
+                    break;
+                }
+                if (live.getCount() == 0) {
+                    live = new CountDownLatch(1);
+                }
+                if (!warned) {
+                    LOG.warn("PostgreSQL LISTEN connection lost ({}); reconnecting", e.toString());
+                    warned = true;
+                }
+                sleep(backoffMs);
+                backoffMs = Math.min(5_000, backoffMs * 2);
+            }
+        }
+    }
+
+    private void dispatch(Connection c, PGNotification n) throws SQLException {
+        if (WAKE.equals(n.getName())) {
+            String[] parts = n.getParameter().split("\n");
+            if (parts.length == 3) {
+                long dueAt = Long.parseLong(parts[2]);
+                for (StoreListener l : listeners) {
+                    l.onWake(parts[0], dueAt);
+                }
+            }
+        } else if (BROADCAST.equals(n.getName())) {
+            Job job = readBroadcast(c, Long.parseLong(n.getParameter()));
+            if (job != null) {
+                for (StoreListener l : listeners) {
+                    l.onBroadcast(job);
+                }
+            }
+        }
+    }
+
+    private Job readBroadcast(Connection c, long seq) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT job FROM delayq_broadcasts WHERE seq = ?")) {
+            ps.setLong(1, seq);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null; // reaped already: a listener that far behind has missed it
+                }
+                try {
+                    return mapper.readValue(rs.getString(1), Job.class);
+                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                    LOG.warn("broadcast {} is not a readable job, skipped: {}", seq, e.getOriginalMessage());
+                    return null;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        Thread t;
+        synchronized (lock) {
+            running = false;
+            t = thread;
+            thread = null;
+        }
+        listeners.clear();
+        if (t != null) {
+            try {
+                t.join(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,519 @@
+package io.delayq.postgres;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.Delivery;
+import io.delayq.core.EnqueueResult;
+import io.delayq.core.Failure;
+import io.delayq.core.Job;
+import io.delayq.core.JobRef;
+import io.delayq.core.JobRules;
+import io.delayq.core.JobState;
+import io.delayq.core.JobStore;
+import io.delayq.core.Lease;
+import io.delayq.core.LeaseRef;
+import io.delayq.core.NewJob;
+import io.delayq.core.OutboxEntry;
+import io.delayq.core.ReserveResult;
+import io.delayq.core.StoreException;
+import io.delayq.core.StoreListener;
+import io.delayq.core.StoreStatus;
+import io.delayq.core.TopicSettings;
+import io.delayq.core.TopicStats;
+import io.delayq.postgres.Rows.Counts;
+import io.delayq.postgres.Rows.Created;
+import io.delayq.postgres.Rows.Extended;
+import io.delayq.postgres.Rows.Reserved;
+import io.delayq.postgres.Rows.Stored;
+import io.delayq.postgres.Rows.Targeted;
+import io.dropwizard.jackson.Jackson;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.postgres.PostgresPlugin;
+import org.jdbi.v3.sqlobject.SqlObjectPlugin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+
+/**
+ * The {@link JobStore} on PostgreSQL: one statement per transition ({@link JobTransitions}, SQL files that mirror the
+ * Redis store's Lua scripts), the database's clock, partial indexes per state, sharded counters for stats, LISTEN /
+ * NOTIFY for wake-ups and broadcasts, and a background reaper for finished jobs. storage-postgres/README.md has the
+ * schema and which statement uses which index.
+ */
+public final class PostgresJobStore implements JobStore {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresJobStore.class);
+    /** Jobs per enqueue statement: bounds the statement's size (payloads up to 64 KiB each) and its lock set. */
+    static final int ENQUEUE_CHUNK = 500;
+    private static final int MAX_RESERVE = 10_000;
+    private static final int REAPER_STATEMENTS_PER_PASS = 10;
+    private static final Comparator<JobRef> REF_ORDER = Comparator.comparing(JobRef::topic).thenComparing(JobRef::id);
+
+    private final JobTransitions transitions;
+    private final JobQueries queries;
+    private final PostgresStoreOptions options;
+    private final ObjectMapper mapper = Jackson.newObjectMapper();
+    private final Notifications notifications;
+    private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService reaper;
+    private volatile Runnable onClose = () -> { };
+
+    /**
+     * A store on a database whose schema is migrated ({@link SchemaMigrations#apply}).
+     *
+     * @param dataSource  pooled connections for the statements
+     * @param listen      opens the dedicated LISTEN connection
+     */
+    PostgresJobStore(DataSource dataSource, Notifications.Connector listen, PostgresStoreOptions options) {
+        Jdbi jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin()).installPlugin(new PostgresPlugin());
+        Rows.register(jdbi, new JobRowMapper(mapper));
+        this.transitions = jdbi.onDemand(JobTransitions.class);
+        this.queries = jdbi.onDemand(JobQueries.class);
+        this.options = options;
+        this.notifications = new Notifications(listen, mapper);
+        this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "delayq-postgres-reaper");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = options.reaperInterval().toMillis();
+        reaper.scheduleWithFixedDelay(this::reap, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Connects to {@code jdbc:postgresql://…} with a small pool, applies missing migrations, and returns a ready store
+     * that closes the pool when it closes. For tools, tests and the benchmark; the service builds its store through
+     * {@link PostgresJobStoreFactory}.
+     */
+    public static PostgresJobStore connect(String jdbcUrl, String user, String password, PostgresStoreOptions options) {
+        PostgresJobStoreFactory factory = new PostgresJobStoreFactory();
+        factory.getDatabase().setUrl(jdbcUrl);
+        factory.getDatabase().setUser(user);
+        factory.getDatabase().setPassword(password);
+        factory.setOptions(options);
+        return factory.connect();
+    }
+
+    void onClose(Runnable action) {
+        this.onClose = action;
+    }
+
+    // ---------------------------------------------------------------- enqueue
+
+    @Override
+    public List<EnqueueResult> enqueue(List<NewJob> jobs) {
+        if (jobs.isEmpty()) {
+            return List.of();
+        }
+        // The first occurrence of each id is written; a repeat in the same batch is answered from it, as a repeat of
+        // a stored job would be.
+        Map<JobRef, Integer> firsts = new LinkedHashMap<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            NewJob job = jobs.get(i);
+            JobRules.checkTopic(job.topic());
+            JobRules.checkId(job.id());
+            firsts.putIfAbsent(job.ref(), i);
+        }
+        registerTopics(jobs);
+        // Sorted, so that concurrent batches take row locks in one order and never deadlock.
+        List<JobRef> refs = new ArrayList<>(firsts.keySet());
+        refs.sort(REF_ORDER);
+        Map<JobRef, Job> stored = new HashMap<>();
+        Map<JobRef, String> storedFingerprints = new HashMap<>();
+        Set<JobRef> created = new HashSet<>();
+        List<JobRef> pending = refs;
+        for (int round = 0; !pending.isEmpty(); round++) {
+            if (round == 3) {
+                throw new StoreException(StoreStatus.UNAVAILABLE, "PostgreSQL did not enqueue: " + pending.size()
+                        + " job id(s) were neither new nor found three times in a row (finished jobs reaped meanwhile?)");
+            }
+            for (int from = 0; from < pending.size(); from += ENQUEUE_CHUNK) {
+                List<JobRef> chunk = pending.subList(from, Math.min(pending.size(), from + ENQUEUE_CHUNK));
+                for (Created c : insert(chunk, firsts, jobs)) {
+                    JobRef ref = new JobRef(c.topic(), c.id());
+                    NewJob job = jobs.get(firsts.get(ref));
+                    created.add(ref);
+                    stored.put(ref, createdJob(job, c.runAt(), c.createdAt()));
+                    storedFingerprints.put(ref, job.fingerprint());
+                }
+            }
+            List<JobRef> existing = pending.stream().filter(r -> !created.contains(r)).toList();
+            if (!existing.isEmpty()) {
+                for (Stored s : call("read existing jobs", () -> queries.findStored(
+                        existing.stream().map(JobRef::topic).toArray(String[]::new),
+                        existing.stream().map(JobRef::id).toArray(String[]::new)))) {
+                    stored.put(s.job().ref(), s.job());
+                    storedFingerprints.put(s.job().ref(), s.fingerprint());
+                }
+            }
+            pending = existing.stream().filter(r -> !stored.containsKey(r)).toList();
+        }
+        List<EnqueueResult> results = new ArrayList<>(jobs.size());
+        for (int i = 0; i < jobs.size(); i++) {
+            NewJob job = jobs.get(i);
+            JobRef ref = job.ref();
+            Job current = stored.get(ref);
+            boolean createdHere = created.contains(ref) && firsts.get(ref) == i;
+            if (createdHere) {
+                results.add(new EnqueueResult(StoreStatus.OK, true, current));
+            } else if (storedFingerprints.get(ref).equals(job.fingerprint())) {
+                results.add(new EnqueueResult(StoreStatus.OK, false, current));
+            } else {
+                results.add(new EnqueueResult(StoreStatus.CONFLICT, false, current));
+            }
+        }
+        return results;
+    }
+
+    private List<Created> insert(List<JobRef> chunk, Map<JobRef, Integer> firsts, List<NewJob> jobs) {
+        int n = chunk.size();
+        String[] topics = new String[n];
+        String[] ids = new String[n];
+        Boolean[] push = new Boolean[n];
+        Long[] delayMs = new Long[n];
+        Long[] runAtMs = new Long[n];
+        Integer[] maxAttempts = new Integer[n];
+        String[] fingerprints = new String[n];
+        Long[] timeoutMs = new Long[n];
+        Boolean[] broadcast = new Boolean[n];
+        String[] callbacks = new String[n];
+        String[] backoffs = new String[n];
+        String[] payloads = new String[n];
+        for (int k = 0; k < n; k++) {
+            NewJob job = jobs.get(firsts.get(chunk.get(k)));
+            topics[k] = job.topic();
+            ids[k] = job.id();
+            push[k] = job.delivery() == Delivery.PUSH;
+            delayMs[k] = job.delayMs();
+            runAtMs[k] = job.runAtMs();
+            maxAttempts[k] = job.maxAttempts();
+            fingerprints[k] = job.fingerprint();
+            timeoutMs[k] = job.timeoutMs();
+            broadcast[k] = job.broadcast();
+            callbacks[k] = job.callback() == null ? null : json(job.callback(), job.ref());
+            backoffs[k] = job.backoff() == null ? null : json(job.backoff(), job.ref());
+            payloads[k] = job.payload();
+        }
+        return call("enqueue", () -> transitions.enqueue(topics, ids, push, delayMs, runAtMs, maxAttempts,
+                fingerprints, timeoutMs, broadcast, callbacks, backoffs, payloads));
+    }
+
+    private static Job createdJob(NewJob job, long runAt, long createdAt) {
+        return new Job(job.topic(), job.id(), job.payload(), runAt, JobState.SCHEDULED, 0, job.maxAttempts(),
+                job.backoff(), job.callback(), job.timeoutMs(), job.broadcast(), job.delivery(), createdAt, null, null,
+                List.of());
+    }
+
+    private void registerTopics(List<NewJob> jobs) {
+        Set<String> unknown = new HashSet<>();
+        for (NewJob job : jobs) {
+            if (!knownTopics.contains(job.topic())) {
+                unknown.add(job.topic());
+            }
+        }
+        if (!unknown.isEmpty()) {
+            String[] topics = unknown.stream().sorted().toArray(String[]::new);
+            call("register topics", () -> {
+                queries.registerTopics(topics);
+                return null;
+            });
+            knownTopics.addAll(unknown);
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public Optional<Job> find(JobRef ref) {
+        return call("find", () -> queries.find(ref.topic(), ref.id()));
+    }
+
+    @Override
+    public long nextLeaseDeadline(String topic) {
+        Long next = call("read the next lease deadline", () -> queries.nextLeaseDeadline(topic));
+        return next == null ? -1 : next;
+    }
+
+    @Override
+    public long nextDueAt(String topic, Delivery lane) {
+        Long next = call("read the next run time", () -> queries.nextDueAt(topic, lane == Delivery.PUSH));
+        return next == null ? -1 : next;
+    }
+
+    @Override
+    public Set<String> topics() {
+        return new HashSet<>(call("list topics", queries::topics));
+    }
+
+    @Override
+    public TopicStats stats(String topic) {
+        Counts counts = call("read stats", () -> queries.counts(topic));
+        Long next = call("read stats", () -> queries.nextRunAt(topic));
+        return new TopicStats(topic, counts.scheduled(), counts.leased(), counts.dead(), counts.succeeded(),
+                next == null ? -1 : next);
+    }
+
+    @Override
+    public TopicSettings settings(String topic) {
+        Optional<String> json = call("read settings", () -> queries.settings(topic));
+        if (json.isEmpty()) {
+            return TopicSettings.empty();
+        }
+        try {
+            return mapper.readValue(json.get(), TopicSettings.class);
+        } catch (JsonProcessingException e) {
+            throw new StoreException(StoreStatus.UNAVAILABLE, "the stored settings of topic " + topic
+                    + " are not readable (" + e.getOriginalMessage() + "); store them again", e);
+        }
+    }
+
+    @Override
+    public void putSettings(String topic, TopicSettings settings) {
+        JobRules.checkTopic(topic);
+        String json;
+        try {
+            json = mapper.writeValueAsString(settings);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode the settings of topic " + topic + ": "
+                    + e.getOriginalMessage(), e);
+        }
+        call("store settings", () -> {
+            queries.putSettings(topic, json);
+            return null;
+        });
+        knownTopics.add(topic);
+    }
+
+    // ---------------------------------------------------------------- leases
+
+    @Override
+    public ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be at least 1");
+        }
+        List<Reserved> rows = call("reserve", () ->
+                transitions.reserve(topic, lane == Delivery.PUSH, Math.min(MAX_RESERVE, max), defaultLeaseMs));
+        List<Lease> leases = new ArrayList<>(rows.size());
+        for (Reserved r : rows) {
+            if (r.job() != null) {
+                leases.add(new Lease(r.job(), r.token(), r.deadline()));
+            }
+        }
+        Reserved any = rows.get(0);
+        return new ReserveResult(leases, any.next() == null ? -1 : any.next(), any.now());
+    }
+
+    @Override
+    public List<StoreStatus> ack(List<LeaseRef> leases) {
+        StoreStatus[] statuses = new StoreStatus[leases.size()];
+        // A job named twice is acked in two rounds, in the caller's order, as sequential calls would be: one
+        // statement cannot update a row twice.
+        List<Integer> remaining = new ArrayList<>();
+        for (int i = 0; i < leases.size(); i++) {
+            remaining.add(i);
+        }
+        while (!remaining.isEmpty()) {
+            Set<JobRef> inRound = new HashSet<>();
+            List<Integer> round = new ArrayList<>();
+            List<Integer> later = new ArrayList<>();
+            for (int i : remaining) {
+                (inRound.add(leases.get(i).job()) ? round : later).add(i);
+            }
+            round.sort(Comparator.comparing(i -> leases.get(i).job(), REF_ORDER));
+            String[] topics = round.stream().map(i -> leases.get(i).job().topic()).toArray(String[]::new);
+            String[] ids = round.stream().map(i -> leases.get(i).job().id()).toArray(String[]::new);
+            Long[] tokens = round.stream().map(i -> leases.get(i).token()).toArray(Long[]::new);
+            List<String> answers = call("ack", () -> transitions.ack(topics, ids, tokens, options.historySize()));
+            for (int k = 0; k < round.size(); k++) {
+                statuses[round.get(k)] = StoreStatus.valueOf(answers.get(k));
+            }
+            remaining = later;
+        }
+        return List.of(statuses);
+    }
+
+    @Override
+    public StoreStatus nack(LeaseRef lease, Failure failure) {
+        JobRef ref = lease.job();
+        String status = call("nack", () -> transitions.nack(ref.topic(), ref.id(), lease.token(),
+                failure.isDead() ? -1 : failure.retryDelayMs(), failure.error(), failure.httpStatus(),
+                options.historySize()));
+        return StoreStatus.valueOf(status);
+    }
+
+    @Override
+    public long extend(LeaseRef lease, long leaseMs) {
+        if (leaseMs < 1) {
+            throw new IllegalArgumentException("leaseMs must be positive");
+        }
+        JobRef ref = lease.job();
+        Extended answer = call("extend", () -> transitions.extend(ref.topic(), ref.id(), lease.token(), leaseMs));
+        StoreException.check(StoreStatus.valueOf(answer.status()), ref, "extended");
+        return answer.deadlineMs();
+    }
+
+    @Override
+    public int expireLeases(String topic, int max) {
+        return call("expire leases", () -> transitions.expire(topic, max, options.historySize()));
+    }
+
+    // ---------------------------------------------------------------- producer changes
+
+    @Override
+    public Job cancel(JobRef ref) {
+        return changed(ref, "cancelled", call("cancel", () -> transitions.cancel(ref.topic(), ref.id())));
+    }
+
+    @Override
+    public Job reschedule(JobRef ref, Long delayMs, Long runAtMs) {
+        if ((delayMs == null) == (runAtMs == null)) {
+            throw new IllegalArgumentException("exactly one of delayMs and runAtMs must be set");
+        }
+        return changed(ref, "rescheduled",
+                call("reschedule", () -> transitions.reschedule(ref.topic(), ref.id(), delayMs, runAtMs)));
+    }
+
+    /** The job a cancel or reschedule changed, or the StoreException saying why it did not. */
+    private static Job changed(JobRef ref, String operation, Optional<Targeted> answer) {
+        if (answer.isEmpty()) {
+            StoreException.check(StoreStatus.NOT_FOUND, ref, operation);
+        }
+        if (answer.get().job() == null) {
+            StoreException.check(StoreStatus.NOT_IN_STATE, ref, operation);
+        }
+        return answer.get().job();
+    }
+
+    // ---------------------------------------------------------------- notifications
+
+    @Override
+    public AutoCloseable subscribe(StoreListener listener) {
+        return notifications.add(listener);
+    }
+
+    @Override
+    public void publishBroadcast(Job job) {
+        String json = json(job, job.ref());
+        call("publish a broadcast", () -> queries.publishBroadcast(json));
+    }
+
+    // ---------------------------------------------------------------- outbox
+
+    @Override
+    public List<OutboxEntry> readOutbox(int max) {
+        return call("read the outbox", () -> queries.readOutbox(max));
+    }
+
+    @Override
+    public void deleteOutbox(List<OutboxEntry> entries) {
+        Long[] seqs = new Long[entries.size()];
+        for (int i = 0; i < seqs.length; i++) {
+            String entryId = entries.get(i).entryId();
+            try {
+                seqs[i] = Long.parseLong(entryId);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + entryId + "' is not an outbox entry id of this store", e);
+            }
+        }
+        call("delete outbox entries", () -> queries.deleteOutbox(seqs));
+    }
+
+    @Override
+    public long outboxSize() {
+        return call("read the outbox size", queries::outboxSize);
+    }
+
+    @Override
+    public long now() {
+        return call("read the clock", queries::now);
+    }
+
+    @Override
+    public void close() {
+        reaper.shutdownNow();
+        notifications.close();
+        onClose.run();
+    }
+
+    // ---------------------------------------------------------------- reaper
+
+    /**
+     * Drops finished jobs past the retention in bounded batches, and old broadcast rows. A failed pass is logged and
+     * retried at the next one: nothing depends on the reaper but the table's size.
+     */
+    void reap() {
+        try {
+            long retention = options.finishedRetention().toMillis();
+            for (int i = 0; i < REAPER_STATEMENTS_PER_PASS; i++) {
+                if (transitions.reap(retention, options.reaperBatch()) < options.reaperBatch()) {
+                    break;
+                }
+            }
+            queries.reapBroadcasts(options.reaperBatch());
+        } catch (JdbiException e) {
+            LOG.debug("reaper pass failed, retried at the next one: {}", e.toString());
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private String json(Object value, JobRef ref) {
+        try {
+            return mapper.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode job " + ref + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /**
+     * Runs one statement; connection and server failures become {@link StoreStatus#UNAVAILABLE}. A deadlock or
+     * serialization failure (the statement did not happen) is retried twice.
+     */
+    private <T> T call(String operation, Supplier<T> action) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return action.get();
+            } catch (JdbiException e) {
+                if (attempt < 3 && isRetryable(e)) {
+                    continue;
+                }
+                throw new StoreException(StoreStatus.UNAVAILABLE, "PostgreSQL did not " + operation + ": "
+                        + rootMessage(e) + " (is PostgreSQL running and reachable?)", e);
+            }
+        }
+    }
+
+    private static boolean isRetryable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().equals("40P01") || sql.getSQLState().equals("40001"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.toString() : root.getMessage();
+    }
+}

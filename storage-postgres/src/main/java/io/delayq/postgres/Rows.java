@@ -1,0 +1,65 @@
+package io.delayq.postgres;
+
+import io.delayq.core.Job;
+import io.delayq.core.OutboxEntry;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.mapper.RowMapper;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/** What the statements return, and how their rows are read (registered on the store's {@link Jdbi}). */
+final class Rows {
+    private Rows() {
+    }
+
+    /** A job {@code enqueue} created now. */
+    record Created(String topic, String id, long runAt, long createdAt) {
+    }
+
+    /** A row of {@code reserve}: a lease (job non-null), or only the clock and the lane's next run time. */
+    record Reserved(Job job, long token, long deadline, long now, Long next) {
+    }
+
+    /** {@code extend}'s answer. */
+    record Extended(String status, Long deadlineMs) {
+    }
+
+    /** {@code cancel}'s or {@code reschedule}'s answer: the state the job was found in, and the job when changed. */
+    record Targeted(String was, Job job) {
+    }
+
+    /** A stored job and the fingerprint of what its producer sent. */
+    record Stored(Job job, String fingerprint) {
+    }
+
+    /** A topic's counters, summed over their shards. */
+    record Counts(long scheduled, long leased, long succeeded, long dead) {
+    }
+
+    static void register(Jdbi jdbi, JobRowMapper jobs) {
+        jdbi.registerRowMapper(Job.class, jobs);
+        jdbi.registerRowMapper(Created.class, (rs, ctx) ->
+                new Created(rs.getString("topic"), rs.getString("id"), rs.getLong("run_at"), rs.getLong("created_at")));
+        jdbi.registerRowMapper(Reserved.class, (rs, ctx) -> new Reserved(
+                rs.getString("id") == null ? null : jobs.map(rs, ctx),
+                rs.getLong("lease_token"),
+                rs.getString("id") == null ? 0 : JobRowMapper.millis(rs, "lease_deadline"),
+                rs.getLong("now_ms"),
+                nullableLong(rs, "next_ms")));
+        jdbi.registerRowMapper(Extended.class, (rs, ctx) ->
+                new Extended(rs.getString("status"), nullableLong(rs, "deadline_ms")));
+        jdbi.registerRowMapper(Targeted.class, (rs, ctx) ->
+                new Targeted(rs.getString("was"), rs.getString("id") == null ? null : jobs.map(rs, ctx)));
+        jdbi.registerRowMapper(Stored.class, (rs, ctx) -> new Stored(jobs.map(rs, ctx), rs.getString("fingerprint")));
+        jdbi.registerRowMapper(Counts.class, (rs, ctx) -> new Counts(rs.getLong("scheduled"), rs.getLong("leased"),
+                rs.getLong("succeeded"), rs.getLong("dead")));
+        jdbi.registerRowMapper(OutboxEntry.class, (RowMapper<OutboxEntry>) (rs, ctx) ->
+                new OutboxEntry(Long.toString(rs.getLong("seq")), jobs.map(rs, ctx)));
+    }
+
+    private static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? null : value;
+    }
+}

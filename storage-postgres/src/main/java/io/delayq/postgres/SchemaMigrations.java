@@ -1,0 +1,53 @@
+package io.delayq.postgres;
+
+import io.delayq.core.AppliedMigration;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.output.MigrateOutput;
+import org.flywaydb.core.api.output.MigrateResult;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * The store's schema: versioned SQL files in {@code io/delayq/postgres/migration} ({@code V<n>__<what>.sql}), applied
+ * by Flyway, recorded in {@code delayq_schema_history}. Flyway holds a PostgreSQL advisory lock while it migrates, so
+ * instances starting together apply each migration once.
+ */
+public final class SchemaMigrations {
+    static final String LOCATION = "classpath:io/delayq/postgres/migration";
+    static final String HISTORY_TABLE = "delayq_schema_history";
+
+    private SchemaMigrations() {
+    }
+
+    /** Applies what is missing and returns what ran (nothing when the schema is current). */
+    public static List<AppliedMigration> apply(DataSource dataSource) {
+        MigrateResult result;
+        try {
+            result = flyway(dataSource).migrate();
+        } catch (FlywayException e) {
+            throw new IllegalStateException("could not migrate the PostgreSQL schema of the job store: "
+                    + e.getMessage(), e);
+        }
+        List<AppliedMigration> ran = new ArrayList<>();
+        Instant now = Instant.now();
+        for (MigrateOutput m : result.migrations) {
+            ran.add(new AppliedMigration(Integer.parseInt(m.version), m.description, now));
+        }
+        return ran;
+    }
+
+    private static Flyway flyway(DataSource dataSource) {
+        return Flyway.configure()
+                .dataSource(dataSource)
+                .locations(LOCATION)
+                .table(HISTORY_TABLE)
+                // a database that already holds other tables (delayq sharing an application's database) is fine
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .load();
+    }
+}

@@ -1,0 +1,38 @@
+-- ack: marks attempts successful (mirrors ack.lua): SUCCEEDED, history, finished_at; into the outbox too when the
+-- topic's settings say archiveSucceeded.
+-- Binds (arrays, one element per lease, distinct jobs, sorted by topic and id): :topics, :ids, :tokens; :historySize.
+-- Returns one row per lease, in input order: status OK, STALE_LEASE (not leased, or another token: nothing changes)
+-- or NOT_FOUND.
+WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
+input AS (
+    SELECT * FROM unnest(:topics::text[], :ids::text[], :tokens::bigint[]) WITH ORDINALITY AS i(topic, id, token, ord)
+),
+done AS (
+    UPDATE delayq_jobs j
+    SET state = 'succeeded',
+        lease_token = NULL,
+        lease_deadline = NULL,
+        finished_at = now.t,
+        history = delayq_history(j.history, jsonb_build_object('number', j.attempts, 'at', delayq_ms(now.t)),
+                                 :historySize)
+    FROM input i, now
+    WHERE j.topic = i.topic AND j.id = i.id AND j.state = 'leased' AND j.lease_token = i.token
+    RETURNING j.*
+),
+archived AS (
+    INSERT INTO delayq_outbox
+    SELECT d.* FROM done d
+    WHERE (SELECT (t.settings ->> 'archiveSucceeded')::boolean FROM delayq_topics t WHERE t.topic = d.topic)
+),
+counted AS (
+    INSERT INTO delayq_counters AS c (topic, shard, leased, succeeded)
+    SELECT topic, pg_backend_pid() % 16, -count(*), count(*) FROM done GROUP BY topic ORDER BY topic
+    ON CONFLICT (topic, shard) DO UPDATE SET leased = c.leased + excluded.leased,
+                                             succeeded = c.succeeded + excluded.succeeded
+)
+SELECT CASE WHEN d.id IS NOT NULL THEN 'OK'
+            WHEN EXISTS (SELECT 1 FROM delayq_jobs x WHERE x.topic = i.topic AND x.id = i.id) THEN 'STALE_LEASE'
+            ELSE 'NOT_FOUND' END AS status
+FROM input i
+LEFT JOIN done d ON d.topic = i.topic AND d.id = i.id
+ORDER BY i.ord

@@ -1,0 +1,48 @@
+-- nack: records a failed attempt (mirrors nack.lua): scheduled again after :delayMs, or DEAD into the outbox when
+-- :delayMs < 0 or the job has used all its attempts.
+-- Binds: :topic, :id, :token, :delayMs, :error (or null), :httpStatus (or null), :historySize.
+-- Returns status OK, STALE_LEASE or NOT_FOUND. Wakes the lane when the retry is its new earliest run time.
+WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
+target AS (
+    SELECT j.topic, j.id, (:delayMs < 0 OR j.attempts >= j.max_attempts) AS dies
+    FROM delayq_jobs j
+    WHERE j.topic = :topic AND j.id = :id AND j.state = 'leased' AND j.lease_token = :token
+    FOR UPDATE
+),
+failed AS (
+    UPDATE delayq_jobs j
+    SET state = CASE WHEN t.dies THEN 'dead'::delayq_job_state ELSE 'scheduled' END,
+        run_at = CASE WHEN t.dies THEN j.run_at ELSE now.t + :delayMs * interval '1 millisecond' END,
+        finished_at = CASE WHEN t.dies THEN now.t END,
+        lease_token = NULL,
+        lease_deadline = NULL,
+        last_error = coalesce(:error::text, j.last_error),
+        history = delayq_history(j.history, jsonb_build_object('number', j.attempts, 'at', delayq_ms(now.t),
+                                                               'error', :error::text, 'httpStatus', :httpStatus::integer),
+                                 :historySize)
+    FROM target t, now
+    WHERE j.topic = t.topic AND j.id = t.id
+    RETURNING j.*
+),
+archived AS (
+    INSERT INTO delayq_outbox SELECT f.* FROM failed f WHERE f.state = 'dead'
+),
+counted AS (
+    INSERT INTO delayq_counters AS c (topic, shard, leased, scheduled, dead)
+    SELECT topic, pg_backend_pid() % 16, -1, (state = 'scheduled')::int, (state = 'dead')::int FROM failed
+    ON CONFLICT (topic, shard) DO UPDATE SET leased = c.leased + excluded.leased,
+                                             scheduled = c.scheduled + excluded.scheduled,
+                                             dead = c.dead + excluded.dead
+),
+woken AS (
+    SELECT pg_notify('delayq_wake', f.topic || E'\n' || CASE WHEN f.push THEN 'PUSH' ELSE 'PULL' END || E'\n'
+                                    || delayq_ms(f.run_at))
+    FROM failed f
+    WHERE f.state = 'scheduled'
+      AND f.run_at < coalesce((SELECT min(j.run_at) FROM delayq_jobs j
+                               WHERE j.topic = f.topic AND j.push = f.push AND j.state = 'scheduled'), 'infinity')
+)
+SELECT CASE WHEN EXISTS (SELECT 1 FROM failed) THEN 'OK'
+            WHEN EXISTS (SELECT 1 FROM delayq_jobs x WHERE x.topic = :topic AND x.id = :id) THEN 'STALE_LEASE'
+            ELSE 'NOT_FOUND' END AS status,
+       (SELECT count(*) FROM woken) AS woken

@@ -1,0 +1,42 @@
+-- reserve: leases up to :max due jobs of one topic and lane, earliest run time first (mirrors reserve.lua; River's
+-- JobGetAvailable is the model). Each lease lasts the job's timeout_ms or :defaultLeaseMs and has a fresh token;
+-- attempts + 1.
+-- Binds: :topic, :push, :max, :defaultLeaseMs.
+-- Returns one row per lease (the leased job's columns), each with now_ms (the database's clock) and next_ms (the
+-- earliest run time still scheduled in the lane, or null); when nothing was leased, one row of nulls but now_ms and
+-- next_ms.
+WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
+due AS MATERIALIZED (
+    SELECT j.topic, j.id
+    FROM delayq_jobs j
+    WHERE j.topic = :topic AND j.push = :push AND j.state = 'scheduled' AND j.run_at <= (SELECT t FROM now)
+    ORDER BY j.run_at
+    LIMIT :max
+    FOR UPDATE SKIP LOCKED
+),
+leased AS (
+    UPDATE delayq_jobs j
+    SET state = 'leased',
+        attempts = j.attempts + 1,
+        lease_token = delayq_token(),
+        lease_deadline = now.t + coalesce(j.timeout_ms, :defaultLeaseMs) * interval '1 millisecond'
+    FROM due, now
+    WHERE j.topic = due.topic AND j.id = due.id
+    RETURNING j.*
+),
+counted AS (
+    INSERT INTO delayq_counters AS c (topic, shard, scheduled, leased)
+    SELECT :topic, pg_backend_pid() % 16, -count(*), count(*) FROM leased HAVING count(*) > 0
+    ON CONFLICT (topic, shard) DO UPDATE SET scheduled = c.scheduled + excluded.scheduled,
+                                             leased = c.leased + excluded.leased
+),
+next AS (
+    -- rows this statement leased still look scheduled in its snapshot: skip them (at most :max index entries)
+    SELECT (SELECT j.run_at FROM delayq_jobs j
+            WHERE j.topic = :topic AND j.push = :push AND j.state = 'scheduled'
+              AND NOT EXISTS (SELECT 1 FROM due WHERE due.id = j.id)
+            ORDER BY j.run_at LIMIT 1) AS t
+)
+SELECT l.*, delayq_ms(now.t) AS now_ms, delayq_ms(next.t) AS next_ms
+FROM now CROSS JOIN next LEFT JOIN leased l ON true
+ORDER BY l.run_at, l.id
