@@ -1,5 +1,6 @@
 package io.delayq.client;
 
+import io.delayq.core.testing.Await;
 import io.delayq.service.DelayqConfiguration;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -10,7 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import static io.delayq.client.WorkerTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,7 +39,8 @@ class BroadcastClientTest {
                     .broadcast(true).payload(new News("delayq ships")).build());
             assertThat(job.broadcast()).isTrue();
 
-            await(() -> heardOnOne.size() == 1 && heardOnTwo.size() == 1, Duration.ofSeconds(10));
+            Await.until("both instances heard the broadcast", Duration.ofSeconds(10),
+                    () -> heardOnOne.size() == 1 && heardOnTwo.size() == 1);
             Thread.sleep(300);
 
             for (List<BroadcastEvent> heard : List.of(heardOnOne, heardOnTwo)) {

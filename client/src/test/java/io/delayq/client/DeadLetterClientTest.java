@@ -1,5 +1,6 @@
 package io.delayq.client;
 
+import io.delayq.core.testing.Await;
 import io.delayq.service.DelayqConfiguration;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.util.Optional;
 
-import static io.delayq.client.WorkerTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -88,11 +88,11 @@ class DeadLetterClientTest {
         LeasedJob job = client.lease(topic, 1, Duration.ofSeconds(5), null).get(0);
         client.nack(job, "cannot parse");
         DeadLetter[] found = new DeadLetter[1];
-        await(() -> {
+        Await.until("the archive has the dead letter " + id, Duration.ofSeconds(15), () -> {
             Optional<DeadLetter> letter = find(id);
             letter.ifPresent(l -> found[0] = l);
             return letter.isPresent();
-        }, Duration.ofSeconds(15));
+        });
         return found[0];
     }
 

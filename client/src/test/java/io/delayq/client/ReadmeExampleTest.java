@@ -1,5 +1,6 @@
 package io.delayq.client;
 
+import io.delayq.core.testing.Await;
 import io.delayq.service.DelayqConfiguration;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static io.delayq.client.WorkerTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -74,7 +74,7 @@ class ReadmeExampleTest {
 
             // The hook stays registered; once the worker is closed, close() at JVM exit does nothing.
             try {
-                await(() -> worker.acked() >= 1, Duration.ofSeconds(10));
+                Await.until("the worker acked the job", Duration.ofSeconds(10), () -> worker.acked() >= 1);
             } finally {
                 worker.close();
             }

@@ -1,6 +1,6 @@
 package io.delayq.client;
 
-import io.delayq.redis.EmbeddedRedis;
+import io.delayq.redis.testing.TestRedis;
 import io.delayq.service.DelayqApplication;
 import io.delayq.service.DelayqConfiguration;
 import io.dropwizard.testing.ConfigOverride;
@@ -21,7 +21,7 @@ final class TestService {
     static DropwizardAppExtension<DelayqConfiguration> app() {
         return new DropwizardAppExtension<>(DelayqApplication.class,
                 ResourceHelpers.resourceFilePath("client-test-config.yml"),
-                ConfigOverride.config("store.uri", EmbeddedRedis::sharedTestUri));
+                ConfigOverride.config("store.uri", TestRedis::sharedUri));
     }
 
     static DelayqClient client(DropwizardAppExtension<DelayqConfiguration> app) {

@@ -1,5 +1,6 @@
 package io.delayq.client;
 
+import io.delayq.core.testing.Await;
 import io.delayq.service.DelayqConfiguration;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -18,7 +19,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,7 +62,8 @@ class WorkerTest {
         client.scheduleBatch(topic, batch.subList(0, 100));
         client.scheduleBatch(topic, batch.subList(100, jobs));
 
-        await(() -> workers.stream().mapToLong(Worker::acked).sum() == jobs, Duration.ofSeconds(60));
+        Await.until("every job acked", Duration.ofSeconds(60),
+                () -> workers.stream().mapToLong(Worker::acked).sum() == jobs);
 
         assertThat(runs).hasSize(jobs);
         assertThat(runs.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
@@ -90,9 +91,10 @@ class WorkerTest {
         List<LeasedJob> attempts = new CopyOnWriteArrayList<>();
         workers.add(Worker.builder(client, topic).handler(attempts::add).build().start());
 
-        await(() -> !attempts.isEmpty(), Duration.ofSeconds(10));
+        Await.until("the handler ran", Duration.ofSeconds(10), () -> !attempts.isEmpty());
         assertThat(attempts).singleElement().satisfies(job -> assertThat(job.attempt()).isEqualTo(2));
-        await(() -> "SUCCEEDED".equals(client.get(topic, "j").state()), Duration.ofSeconds(5));
+        Await.until("the job succeeded", Duration.ofSeconds(5),
+                () -> "SUCCEEDED".equals(client.get(topic, "j").state()));
         assertThat(crashing.acked()).isZero();
     }
 
@@ -110,7 +112,8 @@ class WorkerTest {
 
         client.schedule(topic, JobRequest.builder().id("j").payload("x").build());
 
-        await(() -> "SUCCEEDED".equals(client.get(topic, "j").state()), Duration.ofSeconds(10));
+        Await.until("the job succeeded", Duration.ofSeconds(10),
+                () -> "SUCCEEDED".equals(client.get(topic, "j").state()));
         assertThat(attemptsAt).hasSize(2);
         assertThat(attemptsAt.get(1) - attemptsAt.get(0)).isGreaterThanOrEqualTo(500);
         assertThat(client.get(topic, "j").history()).extracting(JobInfo.Attempt::error)
@@ -132,7 +135,8 @@ class WorkerTest {
         client.schedule(topic, JobRequest.builder().id("j").payload("x")
                 .backoff(Backoff.schedule(Duration.ofMillis(200))).build());
 
-        await(() -> "SUCCEEDED".equals(client.get(topic, "j").state()), Duration.ofSeconds(10));
+        Await.until("the job succeeded", Duration.ofSeconds(10),
+                () -> "SUCCEEDED".equals(client.get(topic, "j").state()));
         assertThat(calls.get()).isEqualTo(2);
         assertThat(worker.nacked()).isEqualTo(1);
         assertThat(client.get(topic, "j").history()).extracting(JobInfo.Attempt::error)
@@ -152,7 +156,7 @@ class WorkerTest {
 
         client.schedule(topic, JobRequest.builder().id("j").payload("x").build());
 
-        await(() -> worker.acked() == 1, Duration.ofSeconds(10));
+        Await.until("the worker acked the job", Duration.ofSeconds(10), () -> worker.acked() == 1);
         assertThat(runs).singleElement().satisfies(job -> assertThat(job.attempt()).isEqualTo(1));
         assertThat(client.get(topic, "j").state()).isEqualTo("SUCCEEDED");
     }
@@ -175,11 +179,4 @@ class WorkerTest {
         assertThat(client.get(topic, "j").state()).isEqualTo("SUCCEEDED");
     }
 
-    static void await(BooleanSupplier condition, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition within " + timeout).isLessThan(deadline);
-            Thread.sleep(20);
-        }
-    }
 }

@@ -37,6 +37,18 @@ public abstract class JobStoreContract {
     /** A new store on the shared test backend; closed after each test. */
     protected abstract JobStore newStore();
 
+    /**
+     * A new store on the shared test backend that forgets finished jobs {@code retentionMs} after they finish (the
+     * store's background or inline trimming keeps running as configured otherwise).
+     */
+    protected abstract JobStore newStoreWithRetention(long retentionMs);
+
+    /**
+     * A store pointed at a backend that cannot be reached (e.g. a closed port). Building it may fail; either way the
+     * failure is a {@link StoreException} with {@link StoreStatus#UNAVAILABLE}.
+     */
+    protected abstract JobStore newUnreachableStore();
+
     protected JobStore store;
     protected String topic;
 
@@ -479,6 +491,54 @@ public abstract class JobStoreContract {
         store.ack(List.of(LeaseRef.of(again)));
         assertStatus(() -> store.reschedule(lease.ref(), 0L, null), StoreStatus.NOT_IN_STATE);
         assertStatus(() -> store.reschedule(new JobRef(topic, "missing"), 0L, null), StoreStatus.NOT_FOUND);
+    }
+
+    // ------------------------------------------------------------------ retention and outages
+
+    @Test
+    void finishedJobsAreForgottenAfterTheRetentionAndTheirIdsFreed() {
+        try (JobStore short_ = newStoreWithRetention(300)) {
+            short_.enqueue(List.of(NewJob.delayed(topic, "done", PAYLOAD, 0, 3),
+                    NewJob.delayed(topic, "waiting", PAYLOAD, 600_000, 3)));
+            Lease lease = awaitLease(Delivery.PULL, 2_000);
+            assertThat(short_.ack(List.of(LeaseRef.of(lease)))).containsExactly(StoreStatus.OK);
+            long finishedAt = find("done").finishedAt();
+            // Stores trim in the background or as part of later operations on the topic: keep the topic busy.
+            awaitTrue(() -> {
+                short_.reserve(topic, Delivery.PULL, 1, 1_000);
+                return short_.find(new JobRef(topic, "done")).isEmpty();
+            }, 10_000);
+            assertThat(short_.now()).as("not forgotten before the retention").isGreaterThanOrEqualTo(finishedAt + 300);
+            assertThat(short_.find(new JobRef(topic, "waiting"))).as("unfinished jobs are kept").isPresent();
+            EnqueueResult again = short_.enqueue(NewJob.delayed(topic, "done", "{\"second\":\"life\"}", 600_000, 3));
+            assertThat(again.created()).as("the id is free again").isTrue();
+            assertThat(short_.stats(topic).succeeded()).as("counters outlive the records").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anUnreachableBackendAnswersUnavailable() {
+        JobStore down;
+        try {
+            down = newUnreachableStore();
+        } catch (StoreException e) {
+            assertThat(e.status()).isEqualTo(StoreStatus.UNAVAILABLE);
+            assertThat(e.getMessage()).as("says what to check").isNotBlank();
+            return;
+        }
+        try (JobStore s = down) {
+            List<Runnable> calls = List.of(
+                    () -> s.enqueue(NewJob.delayed(topic, "x", PAYLOAD, 0, 3)),
+                    () -> s.find(new JobRef(topic, "x")),
+                    () -> s.reserve(topic, Delivery.PULL, 1, 1_000),
+                    () -> s.ack(List.of(new LeaseRef(new JobRef(topic, "x"), 1))),
+                    () -> s.stats(topic),
+                    () -> s.readOutbox(10),
+                    s::now);
+            for (Runnable call : calls) {
+                assertStatus(call, StoreStatus.UNAVAILABLE);
+            }
+        }
     }
 
     // ------------------------------------------------------------------ topics, stats, settings

@@ -51,10 +51,6 @@ final class ArchiveFixture implements AutoCloseable {
         return uri != null && !uri.isBlank();
     }
 
-    static String newTopic() {
-        return "t-" + UUID.randomUUID();
-    }
-
     /** A dead job as the store would hand it over, with its attempt history. */
     static Job deadJob(String topic, String id, long createdAt, long deadAt) {
         List<Attempt> history = List.of(

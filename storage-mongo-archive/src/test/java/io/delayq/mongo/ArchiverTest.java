@@ -10,9 +10,11 @@ import io.delayq.core.JobRef;
 import io.delayq.core.JobState;
 import io.delayq.core.archive.Archiver;
 import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.testing.Await;
+import io.delayq.core.testing.StoreFixtures;
 import io.delayq.migrations.Migrations;
-import io.delayq.redis.EmbeddedRedis;
 import io.delayq.redis.RedisJobStore;
+import io.delayq.redis.testing.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,10 +27,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import static io.delayq.mongo.ArchiveFixture.newTopic;
-import static io.delayq.mongo.StoreFixture.await;
-import static io.delayq.mongo.StoreFixture.killJob;
-import static io.delayq.mongo.StoreFixture.outboxEntries;
+import static io.delayq.core.testing.StoreFixtures.killJob;
+import static io.delayq.core.testing.StoreFixtures.newTopic;
+import static io.delayq.core.testing.StoreFixtures.outboxEntries;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
@@ -45,7 +46,7 @@ class ArchiverTest {
 
     @BeforeAll
     static void start() {
-        store = RedisJobStore.connect(EmbeddedRedis.sharedTestUri());
+        store = RedisJobStore.connect(TestRedis.sharedUri());
         fixture = ArchiveFixture.start(dataDir.resolve("shared"));
     }
 
@@ -62,10 +63,10 @@ class ArchiverTest {
         var archiver = new Archiver(store, fixture.archive, metrics, FAST);
         archiver.start();
         try {
-            JobRef ref = killJob(store, topic, "order-1", 3);
+            JobRef ref = killJob(store, topic, "order-1", 3, 410);
 
-            await("the dead letter is archived", () -> fixture.archive.deadLetter(ref).isPresent());
-            await("the outbox entry is gone", () -> outboxEntries(store, topic) == 0);
+            Await.until("the dead letter is archived", () -> fixture.archive.deadLetter(ref).isPresent());
+            Await.until("the outbox entry is gone", () -> outboxEntries(store, topic) == 0);
         } finally {
             archiver.stop();
         }
@@ -88,7 +89,7 @@ class ArchiverTest {
         String topic = newTopic();
         store.putSettings(topic, new io.delayq.core.TopicSettings(null, null, null, null, null, true));
         store.enqueue(io.delayq.core.NewJob.delayed(topic, "ok-1", "{}", 0, 3));
-        var lease = StoreFixture.reserveOne(store, topic);
+        var lease = StoreFixtures.reserveOne(store, topic);
         assertThat(store.ack(List.of(io.delayq.core.LeaseRef.of(lease)))).containsExactly(io.delayq.core.StoreStatus.OK);
         var archiver = new Archiver(store, fixture.archive, new MetricRegistry(), FAST);
         while (archiver.drainOnce() > 0) {
@@ -107,7 +108,7 @@ class ArchiverTest {
         // Over MongoDB's 16 MiB document limit: refused for good, not an outage.
         String huge = "\"" + "x".repeat(17 * 1024 * 1024) + "\"";
         store.enqueue(io.delayq.core.NewJob.delayed(topic, "huge", huge, 0, 1));
-        var lease = StoreFixture.reserveOne(store, topic);
+        var lease = StoreFixtures.reserveOne(store, topic);
         store.nack(io.delayq.core.LeaseRef.of(lease), io.delayq.core.Failure.dead("too big to help", null));
         JobRef normal = killJob(store, topic, "normal", 1);
         var metrics = new MetricRegistry();
@@ -132,7 +133,7 @@ class ArchiverTest {
         String huge = "\"" + "x".repeat(17 * 1024 * 1024) + "\"";
         for (String id : List.of("huge-1", "huge-2", "huge-3")) {
             store.enqueue(io.delayq.core.NewJob.delayed(topic, id, huge, 0, 1));
-            var lease = StoreFixture.reserveOne(store, topic);
+            var lease = StoreFixtures.reserveOne(store, topic);
             store.nack(io.delayq.core.LeaseRef.of(lease), io.delayq.core.Failure.dead("too big to help", null));
         }
         JobRef normal = killJob(store, topic, "behind", 1);
@@ -219,17 +220,17 @@ class ArchiverTest {
         archiver.start();
         try {
             JobRef before = killJob(store, topic, "before", 1);
-            await("the first dead letter is archived", () -> archive.deadLetter(before).isPresent());
+            Await.until("the first dead letter is archived", () -> archive.deadLetter(before).isPresent());
 
             server.get().close();
             List<JobRef> during = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 during.add(killJob(store, topic, "during-" + i, 2));
             }
-            await("the archiver notices the outage", archiver::isFailing);
+            Await.until("the archiver notices the outage", archiver::isFailing);
             assertThat(archiver.healthCheck().execute().isHealthy()).as("the archiver's health check").isFalse();
             assertThat(outboxEntries(store, topic)).isEqualTo(5);
-            StoreFixture.sleep(400);
+            Await.sleep(400);
             assertThat(outboxEntries(store, topic)).as("kept while the archive is down").isEqualTo(5);
             @SuppressWarnings("unchecked")
             Gauge<Long> backlog = (Gauge<Long>) metrics.getGauges().get(Archiver.BACKLOG_GAUGE);
@@ -237,8 +238,8 @@ class ArchiverTest {
             assertThat(metrics.meter(Archiver.FAILURES_METER).getCount()).isPositive();
 
             server.set(EmbeddedMongo.start(port, dir));
-            await("the backlog drains", () -> outboxEntries(store, topic) == 0);
-            await("the archiver recovers", () -> !archiver.isFailing());
+            Await.until("the backlog drains", () -> outboxEntries(store, topic) == 0);
+            Await.until("the archiver recovers", () -> !archiver.isFailing());
             assertThat(archiver.healthCheck().execute().isHealthy()).isTrue();
             assertThat(archive.deadLetter(before)).isPresent();
             for (JobRef ref : during) {

@@ -15,9 +15,9 @@ import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.archive.ReplayOutcome;
 import io.delayq.core.archive.ReplayRequest;
-import io.delayq.redis.EmbeddedRedis;
 import io.delayq.redis.RedisJobStore;
 import com.codahale.metrics.MetricRegistry;
+import io.delayq.redis.testing.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,9 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 
-import static io.delayq.mongo.ArchiveFixture.newTopic;
-import static io.delayq.mongo.StoreFixture.killJob;
-import static io.delayq.mongo.StoreFixture.reserveOne;
+import static io.delayq.core.testing.StoreFixtures.killJob;
+import static io.delayq.core.testing.StoreFixtures.newTopic;
+import static io.delayq.core.testing.StoreFixtures.reserveOne;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -41,7 +41,7 @@ class DeadLetterReplayerTest {
 
     @BeforeAll
     static void start() {
-        store = RedisJobStore.connect(EmbeddedRedis.sharedTestUri());
+        store = RedisJobStore.connect(TestRedis.sharedUri());
         fixture = ArchiveFixture.start(dataDir);
         archiver = new Archiver(store, fixture.archive, new MetricRegistry());
     }

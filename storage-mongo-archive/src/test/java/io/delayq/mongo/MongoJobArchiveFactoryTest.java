@@ -3,6 +3,7 @@ package io.delayq.mongo;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.AppliedMigration;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.JobArchiveFactory;
 import io.delayq.migrations.Migrations;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -79,6 +81,21 @@ class MongoJobArchiveFactoryTest {
             assertThat(MongoJobArchiveFactory.migrate(connection.database())).hasSize(1);
         }
         assertThat(Files.exists(dataDir.resolve("unused"))).isFalse();
+    }
+
+    /** What the service's {@code migrate} command calls: connects, migrates, closes; a second run has nothing to do. */
+    @Test
+    void migrateAppliesTheMissingMigrationsOnceAndClosesItsConnection() {
+        var factory = new MongoJobArchiveFactory();
+        factory.getEmbedded().setPort(0);
+        factory.getEmbedded().setDataDir(dataDir.resolve("migrate").toString());
+
+        List<AppliedMigration> first = factory.migrate();
+        List<AppliedMigration> second = factory.migrate();
+
+        assertThat(first).extracting(AppliedMigration::version).containsExactly(1);
+        assertThat(first.get(0).description()).isNotBlank();
+        assertThat(second).isEmpty();
     }
 
     @Test

@@ -20,7 +20,7 @@ import java.util.UUID;
 
 import static io.delayq.mongo.ArchiveFixture.deadJob;
 import static io.delayq.mongo.ArchiveFixture.entry;
-import static io.delayq.mongo.ArchiveFixture.newTopic;
+import static io.delayq.core.testing.StoreFixtures.newTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -20,7 +20,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real {@code redis-server} child process, for the embedded mode of the service and for tests.
+ * A real {@code redis-server} child process, for the embedded mode of the service and for tests (the tests' shared
+ * server is {@code io.delayq.redis.testing.TestRedis} in this module's test-jar).
  *
  * <p>The binary is the linux-amd64 {@code redis-server} shipped inside the {@code embedded-redis} jar, extracted once
  * per machine to the temp directory; when it cannot run here, {@code redis-server} from the PATH is used. The process
@@ -34,7 +35,6 @@ public final class EmbeddedRedis implements AutoCloseable {
     private static final String BUNDLED = "redis-server-6.2.6-v5-linux-amd64";
     private static final long START_TIMEOUT_MS = 15_000;
 
-    private static volatile EmbeddedRedis shared;
     private static volatile String executable;
 
     private final int port;
@@ -83,28 +83,6 @@ public final class EmbeddedRedis implements AutoCloseable {
             }
         }
         throw last;
-    }
-
-    /**
-     * The Redis every test uses: {@code REDIS_URL} when set, else one server per JVM on a free port without
-     * persistence, started on first use and stopped when the JVM exits.
-     */
-    public static String sharedTestUri() {
-        String env = System.getenv("REDIS_URL");
-        if (env != null && !env.isBlank()) {
-            return env;
-        }
-        EmbeddedRedis server = shared;
-        if (server == null) {
-            synchronized (EmbeddedRedis.class) {
-                server = shared;
-                if (server == null) {
-                    server = start(0, null, false);
-                    shared = server;
-                }
-            }
-        }
-        return server.uri();
     }
 
     public int port() {

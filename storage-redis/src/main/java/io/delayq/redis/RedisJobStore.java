@@ -43,6 +43,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.zip.CRC32;
 
@@ -75,6 +78,7 @@ public final class RedisJobStore implements JobStore {
     private final EnqueueCoalescer coalescer = new EnqueueCoalescer(this::enqueue);
     private final String retentionMs;
     private final String historySize;
+    private final ScheduledExecutorService trimmer;
     private Runnable onClose = () -> { };
 
     private record CachedSettings(TopicSettings settings, long readAtNanos) {
@@ -99,6 +103,32 @@ public final class RedisJobStore implements JobStore {
             return null;
         });
         warnIfRedisMayEvict();
+        this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "delayq-redis-trim");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = options.trimInterval().toMillis();
+        trimmer.scheduleWithFixedDelay(this::trimFinished, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Drops finished records past the retention in every partition of every topic, one pipelined round trip (per
+     * node) a pass. The transitions trim their own partition as they go; this reaches partitions nothing touches.
+     * A failed pass is retried at the next one: nothing depends on it but memory and the ids it frees.
+     */
+    void trimFinished() {
+        try {
+            List<Partition> ps = allPartitions();
+            if (ps.isEmpty()) {
+                return;
+            }
+            List<String> args = List.of(retentionMs, "500");
+            evalAll(Op.TRIM, ps.stream().map(p -> List.of(p.jobs(), p.finished())).toList(),
+                    java.util.Collections.nCopies(ps.size(), args));
+        } catch (RuntimeException e) {
+            LOG.debug("trim pass failed, retried at the next one: {}", e.toString());
+        }
     }
 
     /**
@@ -621,6 +651,7 @@ public final class RedisJobStore implements JobStore {
 
     @Override
     public void close() {
+        trimmer.shutdownNow();
         notifications.close();
         try {
             if (ownsClient) {

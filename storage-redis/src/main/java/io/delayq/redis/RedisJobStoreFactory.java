@@ -277,7 +277,7 @@ public class RedisJobStoreFactory implements JobStoreFactory {
     /** The store options this configuration describes. */
     public RedisStoreOptions options() {
         return new RedisStoreOptions(partitions, topicPartitions, java.time.Duration.ofMillis(finishedRetention.toMilliseconds()),
-                historySize, poolSize, java.time.Duration.ofSeconds(1));
+                historySize, poolSize, java.time.Duration.ofSeconds(1), RedisStoreOptions.defaults().trimInterval());
     }
 
     private GenericObjectPoolConfig<Connection> pool() {

@@ -15,9 +15,11 @@ import java.util.Objects;
  *                          that a dead letter shows every attempt
  * @param poolSize          Redis connections at most (one is held by the notification subscriber)
  * @param settingsCacheTtl  how long topic settings read for the hot path are cached by this instance
+ * @param trimInterval      how often the store drops finished records past the retention in every partition (the
+ *                          transitions trim their own partition as they go; this pass reaches idle ones)
  */
 public record RedisStoreOptions(int partitions, Map<String, Integer> topicPartitions, Duration finishedRetention,
-                                int historySize, int poolSize, Duration settingsCacheTtl) {
+                                int historySize, int poolSize, Duration settingsCacheTtl, Duration trimInterval) {
     public RedisStoreOptions {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be at least 1");
@@ -36,11 +38,15 @@ public record RedisStoreOptions(int partitions, Map<String, Integer> topicPartit
             throw new IllegalArgumentException("poolSize must be at least 2 (one connection is the subscriber's)");
         }
         Objects.requireNonNull(settingsCacheTtl, "settingsCacheTtl");
+        if (trimInterval == null || trimInterval.isNegative() || trimInterval.isZero()) {
+            throw new IllegalArgumentException("trimInterval must be positive");
+        }
     }
 
-    /** 1 partition, 24 h retention, 100 attempts of history, 32 connections, settings cached 1 s. */
+    /** 1 partition, 24 h retention, 100 attempts of history, 32 connections, settings cached 1 s, a trim pass every 5 s. */
     public static RedisStoreOptions defaults() {
-        return new RedisStoreOptions(1, Map.of(), Duration.ofHours(24), 100, 32, Duration.ofSeconds(1));
+        return new RedisStoreOptions(1, Map.of(), Duration.ofHours(24), 100, 32, Duration.ofSeconds(1),
+                Duration.ofSeconds(5));
     }
 
     public int partitionsOf(String topic) {
@@ -48,18 +54,23 @@ public record RedisStoreOptions(int partitions, Map<String, Integer> topicPartit
     }
 
     public RedisStoreOptions withPartitions(int defaultPartitions, Map<String, Integer> perTopic) {
-        return new RedisStoreOptions(defaultPartitions, perTopic, finishedRetention, historySize, poolSize, settingsCacheTtl);
+        return new RedisStoreOptions(defaultPartitions, perTopic, finishedRetention, historySize, poolSize, settingsCacheTtl, trimInterval);
     }
 
     public RedisStoreOptions withFinishedRetention(Duration retention) {
-        return new RedisStoreOptions(partitions, topicPartitions, retention, historySize, poolSize, settingsCacheTtl);
+        return new RedisStoreOptions(partitions, topicPartitions, retention, historySize, poolSize, settingsCacheTtl, trimInterval);
     }
 
     public RedisStoreOptions withHistorySize(int size) {
-        return new RedisStoreOptions(partitions, topicPartitions, finishedRetention, size, poolSize, settingsCacheTtl);
+        return new RedisStoreOptions(partitions, topicPartitions, finishedRetention, size, poolSize, settingsCacheTtl, trimInterval);
+    }
+
+    public RedisStoreOptions withTrimInterval(Duration interval) {
+        return new RedisStoreOptions(partitions, topicPartitions, finishedRetention, historySize, poolSize,
+                settingsCacheTtl, interval);
     }
 
     public RedisStoreOptions withPoolSize(int size) {
-        return new RedisStoreOptions(partitions, topicPartitions, finishedRetention, historySize, size, settingsCacheTtl);
+        return new RedisStoreOptions(partitions, topicPartitions, finishedRetention, historySize, size, settingsCacheTtl, trimInterval);
     }
 }

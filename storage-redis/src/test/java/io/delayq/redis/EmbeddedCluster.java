@@ -1,5 +1,6 @@
 package io.delayq.redis;
 
+import io.delayq.core.testing.Await;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClusterClient;
@@ -78,7 +79,7 @@ final class EmbeddedCluster {
                     if (System.currentTimeMillis() > deadline) {
                         throw new IllegalStateException("the embedded cluster did not form: " + node.clusterInfo());
                     }
-                    sleep(50);
+                    Await.sleep(50);
                 }
             }
         }
@@ -101,14 +102,6 @@ final class EmbeddedCluster {
             return true;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -3,6 +3,7 @@ package io.delayq.redis;
 import io.delayq.core.JobStore;
 import io.delayq.core.JobStoreContract;
 
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -14,5 +15,17 @@ class RedisClusterContractTest extends JobStoreContract {
     protected JobStore newStore() {
         return new RedisJobStore(EmbeddedCluster.shared().client(),
                 RedisStoreOptions.defaults().withPartitions(3, Map.of()), true);
+    }
+
+    @Override
+    protected JobStore newStoreWithRetention(long retentionMs) {
+        return new RedisJobStore(EmbeddedCluster.shared().client(), RedisStoreOptions.defaults()
+                .withPartitions(3, Map.of()).withFinishedRetention(Duration.ofMillis(retentionMs))
+                .withTrimInterval(Duration.ofMillis(100)), true);
+    }
+
+    @Override
+    protected JobStore newUnreachableStore() {
+        return RedisJobStore.connect("redis://127.0.0.1:1");
     }
 }

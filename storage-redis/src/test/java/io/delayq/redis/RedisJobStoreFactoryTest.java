@@ -8,6 +8,7 @@ import io.delayq.core.Delivery;
 import io.delayq.core.JobStore;
 import io.delayq.core.JobStoreFactory;
 import io.delayq.core.NewJob;
+import io.delayq.redis.testing.TestRedis;
 import io.dropwizard.configuration.ConfigurationValidationException;
 import io.dropwizard.configuration.ResourceConfigurationSourceProvider;
 import io.dropwizard.configuration.YamlConfigurationFactory;
@@ -82,7 +83,7 @@ class RedisJobStoreFactoryTest {
     @Test
     void buildsAReadyStoreWithAHealthCheckAndStopsIt() throws Exception {
         RedisJobStoreFactory redis = new RedisJobStoreFactory();
-        redis.setUri(EmbeddedRedis.sharedTestUri());
+        redis.setUri(TestRedis.sharedUri());
         LifecycleEnvironment lifecycle = new LifecycleEnvironment(new MetricRegistry());
         HealthCheckRegistry health = new HealthCheckRegistry();
         JobStore store = redis.build(lifecycle, health, new MetricRegistry());

@@ -11,6 +11,7 @@ import io.delayq.core.NewJob;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreListener;
 import io.delayq.core.StoreStatus;
+import io.delayq.core.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,7 +44,7 @@ class RedisRestartTest {
             for (int i = 0; i < 20; i++) {
                 store.enqueue(NewJob.delayed(topic, "s" + i, PAYLOAD, 600_000, 3));
             }
-            sleep(5);
+            Await.sleep(5);
             List<Lease> leases = store.reserve(topic, Delivery.PULL, 50, 600_000).leases();
             assertThat(leases).hasSize(50);
             acked = leases.subList(0, 49);
@@ -105,7 +106,7 @@ class RedisRestartTest {
                         result = store.enqueue(NewJob.delayed(topic, "after", PAYLOAD, 30_000, 3));
                     } catch (StoreException e) {
                         assertThat(System.currentTimeMillis()).as("recovered within 10 s").isLessThan(deadline);
-                        sleep(100);
+                        Await.sleep(100);
                     }
                 }
                 assertThat(result.created()).isTrue();
@@ -118,20 +119,12 @@ class RedisRestartTest {
                 while (!wakes.contains(earlier) && System.currentTimeMillis() < until) {
                     delay -= 1_000; // runAt drops by 800 ms a round, below the 30 s job: each job is the new earliest and publishes a wake-up
                     earlier = store.enqueue(NewJob.delayed(topic, "after-" + UUID.randomUUID(), PAYLOAD, delay, 3)).job().runAt();
-                    sleep(200);
+                    Await.sleep(200);
                 }
                 assertThat(wakes).contains(earlier);
             }
         } finally {
             server.close();
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

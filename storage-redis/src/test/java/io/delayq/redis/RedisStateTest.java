@@ -7,7 +7,9 @@ import io.delayq.core.Lease;
 import io.delayq.core.LeaseRef;
 import io.delayq.core.NewJob;
 import io.delayq.core.ReserveResult;
+import io.delayq.core.testing.Await;
 import io.delayq.redis.RedisKeys.Partition;
+import io.delayq.redis.testing.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.resps.StreamEntry;
@@ -23,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** What the scripts leave in Redis, read back raw: the key layout, scores and records of storage-redis/README.md. */
 class RedisStateTest {
     private static final String PAYLOAD = "{\"order\":7}";
-    private final String uri = EmbeddedRedis.sharedTestUri();
+    private final String uri = TestRedis.sharedUri();
     private final String topic = "t-" + UUID.randomUUID();
     private final Partition p = Partition.of(topic, 0);
     private final RedisFixtures raw = new RedisFixtures(uri);
@@ -217,10 +219,10 @@ class RedisStateTest {
         Thread listener = new Thread(() -> raw.redis().subscribe(pubSub, RedisKeys.WAKE));
         listener.setDaemon(true);
         listener.start();
-        JobStoreContractSupport.awaitTrue(pubSub::isSubscribed, 2_000);
+        Await.until("the test subscriber is subscribed", 2_000, pubSub::isSubscribed);
         long first = store.enqueue(NewJob.delayed(topic, "w1", PAYLOAD, 30_000, 3)).job().runAt();
         store.enqueue(NewJob.delayed(topic, "w2", PAYLOAD, 60_000, 3));
-        JobStoreContractSupport.awaitTrue(() -> !messages.isEmpty(), 2_000);
+        Await.until("a wake-up message arrives", 2_000, () -> !messages.isEmpty());
         Thread.sleep(100);
         pubSub.unsubscribe();
         assertThat(messages).containsExactly(topic + "\nPULL\n" + first);

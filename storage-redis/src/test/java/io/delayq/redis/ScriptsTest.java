@@ -6,6 +6,7 @@ import io.delayq.core.LeaseRef;
 import io.delayq.core.NewJob;
 import io.delayq.core.StoreStatus;
 import io.delayq.redis.Scripts.Op;
+import io.delayq.redis.testing.TestRedis;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -28,7 +29,7 @@ class ScriptsTest {
 
     @Test
     void everyScriptLoadsIntoARealServer() {
-        try (UnifiedJedis redis = RedisClient.create(EmbeddedRedis.sharedTestUri())) {
+        try (UnifiedJedis redis = RedisClient.create(TestRedis.sharedUri())) {
             Scripts scripts = new Scripts(redis);
             scripts.loadAll(RedisKeys.TOPICS);
             for (Op op : Op.values()) {
@@ -39,7 +40,7 @@ class ScriptsTest {
 
     @Test
     void includesAreResolved() {
-        try (UnifiedJedis redis = RedisClient.create(EmbeddedRedis.sharedTestUri())) {
+        try (UnifiedJedis redis = RedisClient.create(TestRedis.sharedUri())) {
             Scripts scripts = new Scripts(redis);
             for (Op op : Op.values()) {
                 String source = scripts.source(op);
@@ -82,7 +83,7 @@ class ScriptsTest {
                 "2821109907455", "2821109907456", "4000000000000000");
         String script = Scripts.source("lib/record.lua")
                 + "\nlocal out = {} for i, v in ipairs(ARGV) do out[i] = b36(tonumber(v)) end return out";
-        try (UnifiedJedis redis = RedisClient.create(EmbeddedRedis.sharedTestUri())) {
+        try (UnifiedJedis redis = RedisClient.create(TestRedis.sharedUri())) {
             List<?> answer = (List<?>) redis.eval(script, List.of(), values);
             for (int i = 0; i < values.size(); i++) {
                 assertThat(answer.get(i)).as(values.get(i)).isEqualTo(Long.toString(Long.parseLong(values.get(i)), 36));
@@ -92,7 +93,7 @@ class ScriptsTest {
 
     @Test
     void aFlushedScriptCacheIsReloadedAndTheCallRetried() {
-        String uri = EmbeddedRedis.sharedTestUri();
+        String uri = TestRedis.sharedUri();
         String topic = "t-" + UUID.randomUUID();
         try (RedisJobStore store = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withPartitions(2, Map.of()));
              UnifiedJedis admin = RedisClient.create(uri)) {
