@@ -96,7 +96,12 @@ public class PostgresJobStoreFactory implements JobStoreFactory {
         healthChecks.register("store", new HealthCheck() {
             @Override
             protected Result check() {
-                return Result.healthy("PostgreSQL clock " + java.time.Instant.ofEpochMilli(store.now()));
+                try {
+                    return Result.healthy("PostgreSQL answered, its clock reads "
+                            + java.time.Instant.ofEpochMilli(store.now()));
+                } catch (RuntimeException e) {
+                    return Result.unhealthy("PostgreSQL does not answer: " + e.getMessage());
+                }
             }
         });
         return store;

@@ -1,11 +1,14 @@
 package io.delayq.postgres;
 
 import io.delayq.core.AppliedMigration;
+import io.delayq.core.StoreException;
+import io.delayq.core.StoreStatus;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.output.MigrateOutput;
 import org.flywaydb.core.api.output.MigrateResult;
 
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +32,10 @@ public final class SchemaMigrations {
         try {
             result = flyway(dataSource).migrate();
         } catch (FlywayException e) {
+            if (isConnectionFailure(e)) {
+                throw new StoreException(StoreStatus.UNAVAILABLE, "PostgreSQL could not be reached to check the job"
+                        + " store's schema: " + e.getMessage() + " (is PostgreSQL running and reachable?)", e);
+            }
             throw new IllegalStateException("could not migrate the PostgreSQL schema of the job store: "
                     + e.getMessage(), e);
         }
@@ -38,6 +45,19 @@ public final class SchemaMigrations {
             ran.add(new AppliedMigration(Integer.parseInt(m.version), m.description, now));
         }
         return ran;
+    }
+
+    /** SQLSTATE class 08 (connection exception), or no SQL state at all under a failed connect. */
+    private static boolean isConnectionFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+                return true;
+            }
+            if (t instanceof java.net.ConnectException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Flyway flyway(DataSource dataSource) {

@@ -1,0 +1,101 @@
+package io.delayq.postgres;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheck;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import io.delayq.core.AppliedMigration;
+import io.delayq.core.JobStore;
+import io.delayq.core.JobStoreFactory;
+import io.delayq.core.NewJob;
+import io.delayq.postgres.testing.EmbeddedPostgres;
+import io.delayq.postgres.testing.TestPostgres;
+import io.dropwizard.configuration.ConfigurationValidationException;
+import io.dropwizard.configuration.ResourceConfigurationSourceProvider;
+import io.dropwizard.configuration.YamlConfigurationFactory;
+import io.dropwizard.jackson.DiscoverableSubtypeResolver;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.lifecycle.JettyManaged;
+import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
+import io.dropwizard.validation.BaseValidator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PostgresJobStoreFactoryTest {
+    private final YamlConfigurationFactory<JobStoreFactory> factory = new YamlConfigurationFactory<>(
+            JobStoreFactory.class, BaseValidator.newValidator(), Jackson.newObjectMapper(), "dw");
+
+    private JobStoreFactory parse(String resource) throws Exception {
+        return factory.build(new ResourceConfigurationSourceProvider(), "factory/" + resource);
+    }
+
+    @Test
+    void isDiscoverable() {
+        assertThat(new DiscoverableSubtypeResolver().getDiscoveredSubtypes()).contains(PostgresJobStoreFactory.class);
+    }
+
+    @Test
+    void readsEveryField() throws Exception {
+        PostgresJobStoreFactory pg = (PostgresJobStoreFactory) parse("postgres.yml");
+        assertThat(pg.getDatabase().getUrl()).isEqualTo("jdbc:postgresql://db.example.test:5433/jobs");
+        assertThat(pg.getDatabase().getUser()).isEqualTo("jobs");
+        assertThat(pg.getDatabase().getPassword()).isEqualTo("secret");
+        assertThat(pg.getDatabase().getMaxSize()).isEqualTo(12);
+        assertThat(pg.isRunMigrations()).isFalse();
+        PostgresStoreOptions options = pg.options();
+        assertThat(options.finishedRetention()).isEqualTo(Duration.ofHours(2));
+        assertThat(options.historySize()).isEqualTo(5);
+        assertThat(options.reaperInterval()).isEqualTo(Duration.ofMillis(250));
+    }
+
+    @Test
+    void hasUsefulDefaults() {
+        PostgresJobStoreFactory pg = new PostgresJobStoreFactory();
+        assertThat(pg.getDatabase().getDriverClass()).isEqualTo("org.postgresql.Driver");
+        assertThat(pg.getDatabase().getUrl()).isEqualTo("jdbc:postgresql://127.0.0.1:5432/delayq");
+        assertThat(pg.isRunMigrations()).isTrue();
+        assertThat(pg.options()).isEqualTo(PostgresStoreOptions.defaults());
+    }
+
+    @Test
+    void refusesAnEmptyHistory() {
+        assertThatThrownBy(() -> parse("bad-history.yml"))
+                .isInstanceOf(ConfigurationValidationException.class)
+                .hasMessageContaining("historySize");
+    }
+
+    @Test
+    void migrateAppliesTheSchemaOnceAndBuildReturnsAReadyStore(@TempDir Path dir) throws Exception {
+        try (EmbeddedPostgres server = TestPostgres.startPrivate(dir)) {
+            PostgresJobStoreFactory pg = new PostgresJobStoreFactory();
+            pg.getDatabase().setUrl(server.jdbcUrl("postgres"));
+            pg.getDatabase().setUser(server.user());
+            pg.getDatabase().setPassword("");
+            List<AppliedMigration> first = pg.migrate();
+            assertThat(first).extracting(AppliedMigration::version).containsExactly(1);
+            assertThat(pg.migrate()).as("nothing left to apply").isEmpty();
+
+            LifecycleEnvironment lifecycle = new LifecycleEnvironment(new MetricRegistry());
+            HealthCheckRegistry health = new HealthCheckRegistry();
+            JobStore store = pg.build(lifecycle, health, new MetricRegistry());
+            String topic = "t-" + UUID.randomUUID();
+            assertThat(store.enqueue(NewJob.delayed(topic, "a", "{}", 60_000, 3)).created()).isTrue();
+            HealthCheck.Result result = health.runHealthCheck("store");
+            assertThat(result.isHealthy()).as(result.toString()).isTrue();
+            server.kill();
+            HealthCheck.Result down = health.runHealthCheck("store");
+            assertThat(down.isHealthy()).as("unhealthy when the server is gone").isFalse();
+            assertThat(down.getMessage()).contains("PostgreSQL does not answer");
+            for (var managed : lifecycle.getManagedObjects()) {
+                ((JettyManaged) managed).stop();
+            }
+        }
+    }
+}
