@@ -9,7 +9,6 @@ import io.delayq.core.PolicyDefaults;
 import io.delayq.core.archive.Archiver;
 import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.archive.JobArchive;
-import io.delayq.service.admin.ArchiveFallbackJobStore;
 import io.delayq.service.admin.DeadLettersResource;
 import io.delayq.service.cli.MigrateCommand;
 import io.delayq.service.config.RequestSizeLimit;
@@ -24,6 +23,7 @@ import io.delayq.service.errors.StoreExceptionMapper;
 import io.delayq.service.errors.ViolationExceptionMapper;
 import io.delayq.service.errors.WebApplicationProblemMapper;
 import io.delayq.service.metrics.TopicDepthGauges;
+import io.delayq.service.resources.JobLookup;
 import io.delayq.service.resources.JobsResource;
 import io.delayq.service.resources.OpenApiResource;
 import io.delayq.service.resources.TopicResource;
@@ -63,7 +63,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         configure(bootstrap.getObjectMapper());
-        bootstrap.addCommand(new MigrateCommand(DelayqConfiguration::getArchive));
+        bootstrap.addCommand(new MigrateCommand());
     }
 
     /**
@@ -125,7 +125,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                 environment.metrics().meter(MetricRegistry.name("delayq", "jobs", "enqueued")), gauges::track);
 
         JerseyEnvironment jersey = environment.jersey();
-        jersey.register(new JobsResource(new ArchiveFallbackJobStore(store, archive), scheduler,
+        jersey.register(new JobsResource(store, new JobLookup(store, archive), scheduler,
                 config.getLimits().getMaxBatchSize()));
         jersey.register(new TopicsResource(store));
         jersey.register(new TopicResource(store, new TopicSettingsUpdate(environment.getObjectMapper(), scheduler),

@@ -3,9 +3,8 @@ package io.delayq.service;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.delayq.core.JobStoreFactory;
 import io.delayq.core.archive.JobArchiveFactory;
-import io.delayq.mongo.MongoJobArchiveFactory;
-import io.delayq.redis.RedisJobStoreFactory;
 import io.delayq.service.auth.AuthFactory;
+import io.delayq.service.config.DefaultStores;
 import io.delayq.service.config.LimitsFactory;
 import io.delayq.service.delivery.DeliveryFactory;
 import io.dropwizard.core.Configuration;
@@ -18,9 +17,9 @@ import jakarta.validation.constraints.NotNull;
  * <table>
  *   <caption>top-level blocks</caption>
  *   <tr><th>Name</th><th>Default</th><th>Description</th></tr>
- *   <tr><td>{@code store}</td><td>{@code type: redis} (embedded)</td>
+ *   <tr><td>{@code store}</td><td>{@code type: redis} (embedded; see {@link DefaultStores})</td>
  *       <td>The job store, picked by {@code type} ({@link JobStoreFactory}).</td></tr>
- *   <tr><td>{@code archive}</td><td>{@code type: mongo} (embedded)</td>
+ *   <tr><td>{@code archive}</td><td>{@code type: mongo} (embedded; see {@link DefaultStores})</td>
  *       <td>The durable archive of dead letters and finished jobs, picked by {@code type} ({@link JobArchiveFactory});
  *       see storage-mongo-archive/README.md.</td></tr>
  *   <tr><td>{@code delivery}</td><td>(required: {@code signingSecret})</td>
@@ -34,13 +33,14 @@ import jakarta.validation.constraints.NotNull;
  * </table>
  */
 public class DelayqConfiguration extends Configuration {
+    // Left out of the configuration: the default type, found by name like any `type:` line (DefaultStores).
     @Valid
-    @NotNull
-    private JobStoreFactory store = new RedisJobStoreFactory();
+    @NotNull(message = "must be set (the default, type " + DefaultStores.STORE_TYPE + ", is not on the classpath)")
+    private JobStoreFactory store = DefaultStores.store().orElse(null);
 
     @Valid
-    @NotNull
-    private JobArchiveFactory archive = new MongoJobArchiveFactory();
+    @NotNull(message = "must be set (the default, type " + DefaultStores.ARCHIVE_TYPE + ", is not on the classpath)")
+    private JobArchiveFactory archive = DefaultStores.archive().orElse(null);
 
     @Valid
     @NotNull

@@ -1,6 +1,7 @@
 package io.delayq.service;
 
 import io.delayq.mongo.MongoJobArchiveFactory;
+import io.delayq.postgres.PostgresJobStoreFactory;
 import io.delayq.redis.RedisJobStoreFactory;
 import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.configuration.ConfigurationValidationException;
@@ -76,6 +77,26 @@ class ConfigurationTest {
         assertThat(config.getLimits().getMaxBatchSize()).isEqualTo(1000);
         assertThat(config.getLimits().getMaxAttempts()).isEqualTo(100);
         assertThat(config.getAuth().getTokens()).isEmpty();
+    }
+
+    /** The PostgreSQL store is in the service jar: a {@code type:} line and its {@code database} block select it. */
+    @Test
+    void thePostgresStoreIsSelectedByType() throws Exception {
+        DelayqConfiguration config = parse("""
+                store:
+                  type: postgres
+                  database:
+                    url: jdbc:postgresql://127.0.0.1:5432/delayq
+                    user: delayq
+                    password: secret
+                delivery: {signingSecret: s}
+                """);
+
+        assertThat(config.getStore()).isInstanceOfSatisfying(PostgresJobStoreFactory.class, store -> {
+            assertThat(store.getDatabase().getUrl()).isEqualTo("jdbc:postgresql://127.0.0.1:5432/delayq");
+            assertThat(store.getDatabase().getUser()).isEqualTo("delayq");
+            assertThat(store.getDatabase().getPassword()).isEqualTo("secret");
+        });
     }
 
     @Test

@@ -190,6 +190,17 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
         return new Connection(client, client.getDatabase(database), embedded);
     }
 
+    /**
+     * The {@code migrate} command: connects (starting the embedded server when no uri is set), applies the missing
+     * migrations, closes, and returns what ran.
+     */
+    @Override
+    public List<AppliedMigration> migrate() {
+        try (Connection connection = connect()) {
+            return migrate(connection.database());
+        }
+    }
+
     /** Applies missing migrations and logs what ran. */
     public static List<AppliedMigration> migrate(MongoDatabase database) {
         List<AppliedMigration> ran = Migrations.apply(database);

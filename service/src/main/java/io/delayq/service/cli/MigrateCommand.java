@@ -1,46 +1,46 @@
 package io.delayq.service.cli;
 
-import io.delayq.core.archive.JobArchiveFactory;
 import io.delayq.core.AppliedMigration;
-import io.delayq.migrations.Migrations;
-import io.delayq.mongo.MongoJobArchiveFactory;
 import io.delayq.service.DelayqConfiguration;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import net.sourceforge.argparse4j.inf.Namespace;
 
+import java.io.PrintStream;
 import java.util.List;
-import java.util.function.Function;
 
 /**
- * {@code java -jar delayq-service.jar migrate config.yml}: applies the archive's missing schema migrations (see
- * migrations/README.md) to the configured archive and prints what ran. Safe to run while the service runs and to
- * run again; with {@code archive.runMigrations: true} (the default) the service does the same at start-up.
+ * {@code java -jar delayq-service.jar migrate config.yml}: applies the missing schema migrations of the configured
+ * store, then of the configured archive ({@code JobStoreFactory.migrate()}, {@code JobArchiveFactory.migrate()}), and
+ * prints what ran for each:
+ *
+ * <pre>
+ * store: up to date
+ * archive: Applied V1: …
+ * </pre>
+ *
+ * A store or archive without a schema of its own (Redis) is always up to date. Safe to run while the service runs and
+ * to run again; the stores that support it also migrate at start-up (e.g. {@code archive.runMigrations}, on by
+ * default).
  */
 public class MigrateCommand extends ConfiguredCommand<DelayqConfiguration> {
-    private final Function<DelayqConfiguration, JobArchiveFactory> archiveOf;
 
-    public MigrateCommand(Function<DelayqConfiguration, JobArchiveFactory> archiveOf) {
-        super("migrate", "Applies missing schema migrations to the archive (MongoDB) and prints what ran");
-        this.archiveOf = archiveOf;
+    public MigrateCommand() {
+        super("migrate", "Applies the configured store's and archive's missing schema migrations and prints what ran");
     }
 
     @Override
     protected void run(Bootstrap<DelayqConfiguration> bootstrap, Namespace namespace, DelayqConfiguration configuration) {
-        JobArchiveFactory factory = archiveOf.apply(configuration);
-        if (!(factory instanceof MongoJobArchiveFactory mongo)) {
-            System.out.println("The configured archive (" + factory.getClass().getSimpleName()
-                    + ") has no schema migrations; nothing to do.");
-            return;
+        report(System.out, "store", configuration.getStore().migrate());
+        report(System.out, "archive", configuration.getArchive().migrate());
+    }
+
+    private static void report(PrintStream out, String what, List<AppliedMigration> ran) {
+        if (ran.isEmpty()) {
+            out.println(what + ": up to date");
         }
-        try (var connection = mongo.connect()) {
-            List<AppliedMigration> ran = Migrations.apply(connection.database());
-            for (AppliedMigration m : ran) {
-                System.out.println("Applied V" + m.version() + ": " + m.description());
-            }
-            System.out.println(ran.isEmpty()
-                    ? "The archive schema is up to date (V" + Migrations.latestVersion() + ")."
-                    : "Applied " + ran.size() + " migration(s); the archive schema is at V" + Migrations.latestVersion() + ".");
+        for (AppliedMigration m : ran) {
+            out.println(what + ": Applied V" + m.version() + ": " + m.description());
         }
     }
 }

@@ -28,8 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Nothing polls the store: a parked topic keeps one timer at the next run time the store reported (so a job
  * scheduled before the poll started is leased when it falls due), and the store's {@link #onWake} moves that timer
  * earlier when a job is scheduled ahead of the others, on any instance. Parked requests of one topic are served in
- * arrival order. A slow sweep ({@link #SWEEP_MS}) re-checks parked topics in case a wake-up message was lost (Redis
- * pub/sub is fire and forget).
+ * arrival order. A slow sweep ({@link #SWEEP_MS}) re-checks parked topics in case a wake-up message was lost (a
+ * store's notifications may be fire and forget, as Redis pub/sub is).
  *
  * <p>If a client disconnects after its jobs were leased, the leases expire and the jobs come back as their next
  * attempt: delivery is at least once.

@@ -153,7 +153,7 @@ public final class DeliveryEngine implements Managed {
         scheduler.setRemoveOnCancelPolicy(true);
         scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         scheduler.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
-        // Store writes that follow an attempt (a failure's nack, a broadcast's publish) block on Redis, so they run
+        // Store writes that follow an attempt (a failure's nack, a broadcast's publish) block on the store, so they run
         // here rather than on the HTTP client's threads; acks go to the AckBatcher, which never blocks its caller.
         storeWriters = new ThreadPoolExecutor(4, 4, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 Threads.named("delayq-delivery-store", false));

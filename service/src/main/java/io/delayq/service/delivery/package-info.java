@@ -20,8 +20,8 @@
  * <ol>
  *   <li>what {@code reserve} returns: every call answers the topic's next due time ({@code nextDueAt}) after what it
  *       leased, so each reserve re-arms the timer for the next job;</li>
- *   <li>the store's wake-ups ({@code StoreListener.onWake(topic, dueAt)}, Redis pub/sub): a job scheduled ahead of
- *       everything else in its topic, on any instance;</li>
+ *   <li>the store's wake-ups ({@code StoreListener.onWake(topic, dueAt)}, e.g. Redis pub/sub): a job scheduled
+ *       ahead of everything else in its topic, on any instance;</li>
  *   <li>a slow <b>safety sweep</b> ({@code sweepInterval}, default 5 s) over {@code topics()} reading
  *       {@code nextDueAt(topic, PUSH)} and {@code nextLeaseDeadline(topic)}, for a wake-up lost while the
  *       subscription reconnected. Its cost is two O(log N) reads per topic per interval, whatever the load.</li>
@@ -35,13 +35,14 @@
  * as the rate rises, instead of rising like a busy loop.
  *
  * <h2>Two traps avoided</h2>
+ * Both are common in queues built on a store, shown here on Redis:
  * <ul>
- *   <li>A Redis blocking command's timeout ({@code BZPOPMIN key 0.01}) is only noticed when Redis's event loop wakes,
- *       every 100 ms at the default {@code hz 10}: waiting inside Redis cannot give millisecond precision. The timer
- *       is in the client.</li>
- *   <li>Re-running the "move due jobs" script back to back whenever the next job is "close" (Redisson) buys
- *       precision with tens of Redis calls per job. Here an empty answer is never repeated at once: the timer is
- *       re-armed for the returned due time.</li>
+ *   <li>Waiting inside the store: a Redis blocking command's timeout ({@code BZPOPMIN key 0.01}) is only noticed
+ *       when Redis's event loop wakes, every 100 ms at the default {@code hz 10}, so it cannot give millisecond
+ *       precision. The timer is in the client, whatever the store.</li>
+ *   <li>Re-running the "move due jobs" call back to back whenever the next job is "close" (Redisson) buys precision
+ *       with tens of store calls per job. Here an empty answer is never repeated at once: the timer is re-armed for
+ *       the returned due time.</li>
  * </ul>
  *
  * <h2>Whose clock</h2>
@@ -87,8 +88,8 @@
  * HTTP/1.1, keep-alive, up to {@code maxConcurrency} connections per callback host, no redirects, no content
  * decoding). The timer thread that reserved a batch also sends it, without blocking and without a hand-off; each
  * answer comes back on one of the client's threads, which acks through the {@code AckBatcher} (never blocks) and
- * hands failures to a few store-writer threads (a nack is a Redis call). A callback in flight therefore holds a
- * connection and a slot, not a thread. The client's resolver checks every address a callback host resolves to when
+ * hands failures to a few store-writer threads (a nack is a blocking store call). A callback in flight therefore holds
+ * a connection and a slot, not a thread. The client's resolver checks every address a callback host resolves to when
  * it connects, so a name re-pointed at a refused range since the job was accepted is refused then.
  *
  * <h2>Shutdown</h2>

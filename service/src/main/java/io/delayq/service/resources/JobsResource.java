@@ -46,11 +46,14 @@ import java.util.List;
 @RolesAllowed({Role.PRODUCER, Role.ADMIN})
 public class JobsResource {
     private final JobStore store;
+    private final JobLookup lookup;
     private final JobScheduler scheduler;
     private final int maxBatchSize;
 
-    public JobsResource(JobStore store, JobScheduler scheduler, int maxBatchSize) {
+    /** {@code store} serves cancel; {@code lookup} serves {@code GET} (the store, else the archive). */
+    public JobsResource(JobStore store, JobLookup lookup, JobScheduler scheduler, int maxBatchSize) {
         this.store = store;
+        this.lookup = lookup;
         this.scheduler = scheduler;
         this.maxBatchSize = maxBatchSize;
     }
@@ -129,12 +132,15 @@ public class JobsResource {
     }
 
     /**
-     * A job and its state; a finished job stays readable while the store keeps it.
+     * A job and its state; a finished job stays readable while the store keeps it, then from the archive when the
+     * archive has it (dead letters; succeeded jobs of topics with {@code archiveSucceeded}).
      *
      * <ul>
      *   <li>200 OK: the job</li>
      *   <li>404 Not Found: no such job</li>
      *   <li>422 Unprocessable Content: the topic or id is not valid</li>
+     *   <li>503 Service Unavailable: the store, or (for a job the store does not know) the archive cannot be
+     *       reached</li>
      * </ul>
      */
     @GET
@@ -143,7 +149,7 @@ public class JobsResource {
     @ExceptionMetered
     public JobView get(@PathParam("topic") String topic, @PathParam("id") String id) {
         JobRef ref = JobScheduler.check(new JobRef(topic, id));
-        return store.find(ref).map(JobView::of)
+        return lookup.find(ref).map(JobView::of)
                 .orElseThrow(() -> new StoreException(StoreStatus.NOT_FOUND, "job " + ref + " does not exist"));
     }
 

@@ -1,26 +1,24 @@
 package io.delayq.service.admin;
 
-import io.delayq.redis.EmbeddedRedis;
-import io.delayq.service.DelayqApplication;
+import io.delayq.core.testing.Await;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
+import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
-import io.dropwizard.testing.ResourceHelpers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.ServerSocket;
 import java.nio.file.Path;
 
-import static io.delayq.service.admin.AdminFixtures.await;
-import static io.delayq.service.admin.AdminFixtures.newTopic;
+import static io.delayq.core.testing.StoreFixtures.newTopic;
 import static io.delayq.service.support.TestApps.ADMIN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The embedded default's promise: a dead letter is still listed, with its attempts, after the service was stopped and
- * started again on the same data directory (the archive file-backed, Redis shared by both runs).
+ * started again on the same data directory (the archive file-backed, the job store shared by both runs).
  */
 class DeadLetterRestartTest {
     @TempDir
@@ -42,7 +40,7 @@ class DeadLetterRestartTest {
         try {
             Api admin = api(first);
             assertThat(admin.post("/v1/topics/" + topic + "/jobs", job).status()).isEqualTo(201);
-            await("the dead letter is archived", () -> admin.get("/v1/admin/dead-letters?topic=" + topic)
+            Await.until("the dead letter is archived", () -> admin.get("/v1/admin/dead-letters?topic=" + topic)
                     .json().get("items").size() == 1);
         } finally {
             first.after();
@@ -63,8 +61,7 @@ class DeadLetterRestartTest {
     }
 
     private DropwizardTestSupport<DelayqConfiguration> service() {
-        return new DropwizardTestSupport<>(DelayqApplication.class, ResourceHelpers.resourceFilePath("test-config.yml"),
-                ConfigOverride.config("store.uri", EmbeddedRedis::sharedTestUri),
+        return TestApps.support(
                 ConfigOverride.config("archive.embedded.port", "0"),
                 ConfigOverride.config("archive.embedded.persistent", "true"),
                 ConfigOverride.config("archive.embedded.dataDir", data.resolve("mongo").toString()));

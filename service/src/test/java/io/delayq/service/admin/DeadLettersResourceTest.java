@@ -10,11 +10,12 @@ import io.delayq.core.JobRules;
 import io.delayq.core.JobState;
 import io.delayq.core.archive.Archiver;
 import io.delayq.core.archive.DeadLetterReplayer;
+import io.delayq.core.testing.Await;
 import io.delayq.migrations.Migrations;
 import io.delayq.mongo.EmbeddedMongo;
 import io.delayq.mongo.MongoJobArchive;
-import io.delayq.redis.EmbeddedRedis;
 import io.delayq.redis.RedisJobStore;
+import io.delayq.redis.testing.TestRedis;
 import io.delayq.service.auth.AuthFactory;
 import io.delayq.service.errors.CatchAllMapper;
 import io.delayq.service.errors.IllegalArgumentExceptionMapper;
@@ -26,7 +27,6 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.dropwizard.testing.junit5.ResourceExtension;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.client.Invocation;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -38,9 +38,9 @@ import java.util.UUID;
 
 import static io.delayq.service.admin.AdminFixtures.ADMIN_TOKEN;
 import static io.delayq.service.admin.AdminFixtures.PRODUCER_TOKEN;
-import static io.delayq.service.admin.AdminFixtures.killJob;
-import static io.delayq.service.admin.AdminFixtures.newTopic;
-import static io.delayq.service.admin.AdminFixtures.reserveOne;
+import static io.delayq.core.testing.StoreFixtures.killJob;
+import static io.delayq.core.testing.StoreFixtures.newTopic;
+import static io.delayq.core.testing.StoreFixtures.reserveOne;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -49,7 +49,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class DeadLettersResourceTest {
-    private static final RedisJobStore STORE = RedisJobStore.connect(EmbeddedRedis.sharedTestUri());
+    private static final RedisJobStore STORE = RedisJobStore.connect(TestRedis.sharedUri());
     private static final EmbeddedMongo MONGO = System.getenv("MONGO_URI") == null ? EmbeddedMongo.start(0, null) : null;
     private static final MongoClient CLIENT = MongoClients.create(MONGO == null ? System.getenv("MONGO_URI") : MONGO.uri());
     private static final MongoDatabase DB = CLIENT.getDatabase("dq-admin-" + UUID.randomUUID().toString().substring(0, 8));
@@ -261,7 +261,7 @@ class DeadLettersResourceTest {
         String topic = newTopic();
         dead(topic, "t0");
         long between = System.currentTimeMillis() + 1;
-        AdminFixtures.sleep(20);
+        Await.sleep(20);
         dead(topic, "t1");
 
         JsonNode after = admin("/v1/admin/dead-letters",

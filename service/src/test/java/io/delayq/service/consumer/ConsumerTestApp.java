@@ -2,8 +2,8 @@ package io.delayq.service.consumer;
 
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
-import io.delayq.redis.EmbeddedRedis;
 import io.delayq.redis.RedisJobStore;
+import io.delayq.redis.testing.TestRedis;
 import io.delayq.service.errors.IllegalArgumentExceptionMapper;
 import io.delayq.service.errors.JsonProblemMapper;
 import io.delayq.service.errors.StoreExceptionMapper;
@@ -34,7 +34,7 @@ public class ConsumerTestApp extends Application<Configuration> {
 
     @Override
     public void run(Configuration configuration, Environment environment) {
-        RedisJobStore redis = RedisJobStore.connect(EmbeddedRedis.sharedTestUri());
+        RedisJobStore redis = RedisJobStore.connect(TestRedis.sharedUri());
         store = redis;
         environment.lifecycle().manage(new Managed() {
             @Override

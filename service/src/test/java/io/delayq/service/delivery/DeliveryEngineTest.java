@@ -11,10 +11,13 @@ import io.delayq.core.JobState;
 import io.delayq.core.NewJob;
 import io.delayq.core.StoreListener;
 import io.delayq.core.TopicSettings;
+import io.delayq.core.testing.Await;
+import io.delayq.core.testing.CallbackReceiver;
+import io.delayq.core.testing.CallbackReceiver.Received;
+import io.delayq.core.testing.CallbackReceiver.Reply;
 import io.delayq.redis.EmbeddedRedis;
 import io.delayq.redis.RedisJobStore;
-import io.delayq.service.delivery.CallbackReceiver.Received;
-import io.delayq.service.delivery.CallbackReceiver.Reply;
+import io.delayq.redis.testing.TestRedis;
 import io.dropwizard.util.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -38,7 +41,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,7 +55,7 @@ class DeliveryEngineTest {
 
     @BeforeAll
     static void connect() {
-        store = RedisJobStore.connect(EmbeddedRedis.sharedTestUri());
+        store = RedisJobStore.connect(TestRedis.sharedUri());
     }
 
     @AfterAll
@@ -102,16 +104,6 @@ class DeliveryEngineTest {
         return store.find(new JobRef(topic, id)).orElseThrow();
     }
 
-    private static void await(String what, long timeoutMs, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMs;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + what);
-            }
-            Thread.sleep(10);
-        }
-    }
-
     @Test
     void deliversOnceAtItsRunTimeWithSignedExactPayloadAndHeaders() throws Exception {
         DeliveryEngine engine = start(config());
@@ -121,13 +113,13 @@ class DeliveryEngineTest {
                 null, false, Delivery.PUSH);
         Job stored = store.enqueue(job).job();
 
-        await("the delivery", 5_000, () -> receiver.count() == 1);
-        await("the ack", 5_000, () -> find("job-1").state() == JobState.SUCCEEDED);
+        Await.until("the delivery", 5_000, () -> receiver.count() == 1);
+        Await.until("the ack", 5_000, () -> find("job-1").state() == JobState.SUCCEEDED);
         Thread.sleep(300); // a duplicate would show up now
 
         assertThat(receiver.count()).isEqualTo(1);
         Received r = receiver.received().get(0);
-        assertThat(r.atMillis()).isGreaterThanOrEqualTo(stored.runAt());
+        assertThat(r.receivedAtMs()).isGreaterThanOrEqualTo(stored.runAt());
         assertThat(r.path()).isEqualTo("/hook");
         assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(payload);
         assertThat(r.header("Content-Type")).isEqualTo("application/json");
@@ -152,14 +144,14 @@ class DeliveryEngineTest {
         var backoff = new Backoff.Schedule(List.of(Duration.milliseconds(100), Duration.milliseconds(200)));
         store.enqueue(push("j", "{}", 0, 3, backoff, receiver.url("/fail"), null));
 
-        await("dead", 5_000, () -> find("j").state() == JobState.DEAD);
+        Await.until("dead", 5_000, () -> find("j").state() == JobState.DEAD);
         Thread.sleep(300);
 
-        List<Received> attempts = receiver.receivedFor("j");
+        List<Received> attempts = receiver.forJob("j");
         assertThat(attempts).hasSize(3);
         assertThat(attempts).extracting(a -> a.header("Delayq-Attempt")).containsExactly("1", "2", "3");
-        assertThat(attempts.get(1).atMillis() - attempts.get(0).atMillis()).isGreaterThanOrEqualTo(100);
-        assertThat(attempts.get(2).atMillis() - attempts.get(1).atMillis()).isGreaterThanOrEqualTo(200);
+        assertThat(attempts.get(1).receivedAtMs() - attempts.get(0).receivedAtMs()).isGreaterThanOrEqualTo(100);
+        assertThat(attempts.get(2).receivedAtMs() - attempts.get(1).receivedAtMs()).isGreaterThanOrEqualTo(200);
         Job dead = find("j");
         assertThat(dead.attempts()).isEqualTo(3);
         assertThat(dead.lastError()).contains("HTTP 500");
@@ -181,10 +173,10 @@ class DeliveryEngineTest {
         var backoff = new Backoff.Schedule(List.of(Duration.milliseconds(10)));
         store.enqueue(push("j", "{}", 0, 3, backoff, receiver.url("/busy"), null));
 
-        await("success", 5_000, () -> find("j").state() == JobState.SUCCEEDED);
-        List<Received> attempts = receiver.receivedFor("j");
+        Await.until("success", 5_000, () -> find("j").state() == JobState.SUCCEEDED);
+        List<Received> attempts = receiver.forJob("j");
         assertThat(attempts).hasSize(2);
-        assertThat(attempts.get(1).atMillis() - attempts.get(0).atMillis()).isGreaterThanOrEqualTo(1_000);
+        assertThat(attempts.get(1).receivedAtMs() - attempts.get(0).receivedAtMs()).isGreaterThanOrEqualTo(1_000);
         assertThat(find("j").history().get(0).httpStatus()).isEqualTo(503);
     }
 
@@ -205,13 +197,13 @@ class DeliveryEngineTest {
         store.enqueue(push("told", "{}", 0, 3, backoff, receiver.url("/limited"), null));
         store.enqueue(push("untold", "{}", 0, 3, backoff, receiver.url("/limited-plain"), null));
 
-        await("both succeeded", 10_000,
+        Await.until("both succeeded", 10_000,
                 () -> find("told").state() == JobState.SUCCEEDED && find("untold").state() == JobState.SUCCEEDED);
         Thread.sleep(300); // a further attempt would show up now
 
-        List<Received> told = receiver.receivedFor("told");
+        List<Received> told = receiver.forJob("told");
         assertThat(told).extracting(a -> a.header("Delayq-Attempt")).containsExactly("1", "2");
-        assertThat(told.get(1).atMillis() - told.get(0).atMillis()).as("ms between attempts, Retry-After: 2")
+        assertThat(told.get(1).receivedAtMs() - told.get(0).receivedAtMs()).as("ms between attempts, Retry-After: 2")
                 .isBetween(2_000L, 2_000L + 1_500L);
         Job done = find("told");
         assertThat(done.attempts()).isEqualTo(2);
@@ -220,9 +212,9 @@ class DeliveryEngineTest {
         assertThat(done.history().get(0).error()).contains("HTTP 429");
         assertThat(done.history().get(1).error()).as("the second attempt succeeded").isNull();
 
-        List<Received> untold = receiver.receivedFor("untold");
+        List<Received> untold = receiver.forJob("untold");
         assertThat(untold).extracting(a -> a.header("Delayq-Attempt")).containsExactly("1", "2");
-        assertThat(untold.get(1).atMillis() - untold.get(0).atMillis())
+        assertThat(untold.get(1).receivedAtMs() - untold.get(0).receivedAtMs())
                 .as("ms between attempts, no Retry-After: the 10 ms backoff").isLessThan(1_500L);
         assertThat(find("untold").history().get(0).httpStatus()).isEqualTo(429);
     }
@@ -238,7 +230,7 @@ class DeliveryEngineTest {
         store.enqueue(push("refused", "{}", 0, 1, null, "http://127.0.0.1:" + closedPort + "/x", null));
         store.enqueue(push("slow", "{}", 0, 1, null, receiver.url("/slow"), 300L));
 
-        await("both dead", 5_000, () -> find("refused").state() == JobState.DEAD && find("slow").state() == JobState.DEAD);
+        Await.until("both dead", 5_000, () -> find("refused").state() == JobState.DEAD && find("slow").state() == JobState.DEAD);
         assertThat(find("refused").lastError()).contains("connect");
         assertThat(find("slow").lastError()).contains("did not answer within");
         assertThat(find("slow").history()).hasSize(1);
@@ -252,11 +244,11 @@ class DeliveryEngineTest {
         store.enqueue(new NewJob(topic, "badheader", "{}", 0L, null, 1, null,
                 new Callback(receiver.url("/h"), Map.of("Connection", "close")), null, false, Delivery.PUSH));
 
-        await("both dead", 5_000, () -> find("metadata").state() == JobState.DEAD && find("nowhere").state() == JobState.DEAD);
+        Await.until("both dead", 5_000, () -> find("metadata").state() == JobState.DEAD && find("nowhere").state() == JobState.DEAD);
         assertThat(find("metadata").lastError()).contains("metadata");
         assertThat(find("nowhere").lastError()).contains("no callback");
         assertThat(find("nowhere").attempts()).isEqualTo(1);
-        await("bad header dead", 5_000, () -> find("badheader").state() == JobState.DEAD);
+        Await.until("bad header dead", 5_000, () -> find("badheader").state() == JobState.DEAD);
         assertThat(find("badheader").lastError()).contains("Connection").contains("cannot be sent");
         assertThat(receiver.count()).isZero();
     }
@@ -274,7 +266,7 @@ class DeliveryEngineTest {
         }
         store.enqueue(jobs);
 
-        await("all delivered", 10_000, () -> receiver.count() >= 40);
+        Await.until("all delivered", 10_000, () -> receiver.count() >= 40);
         assertThat(receiver.maxConcurrent()).isLessThanOrEqualTo(4).isGreaterThanOrEqualTo(2);
         assertThat(receiver.received()).extracting(Received::id).doesNotHaveDuplicates();
     }
@@ -300,9 +292,9 @@ class DeliveryEngineTest {
         }
         int total = topics.size() * perTopic;
 
-        await("all delivered", 30_000, () -> receiver.count() >= total);
+        Await.until("all delivered", 30_000, () -> receiver.count() >= total);
         for (String t : topics) {
-            await("all of " + t + " acknowledged", 10_000, () -> store.stats(t).succeeded() == perTopic);
+            Await.until("all of " + t + " acknowledged", 10_000, () -> store.stats(t).succeeded() == perTopic);
         }
         Thread.sleep(300); // a duplicate would show up now
 
@@ -312,8 +304,8 @@ class DeliveryEngineTest {
         assertThat(receiver.maxConcurrent()).as("most callbacks in flight at once").isLessThanOrEqualTo(4)
                 .isGreaterThanOrEqualTo(2);
         // the same bound seen from the clock: 24 callbacks of 300 ms, at most 4 at a time, need 6 rounds
-        long first = all.stream().mapToLong(Received::atMillis).min().orElseThrow();
-        long last = all.stream().mapToLong(Received::atMillis).max().orElseThrow();
+        long first = all.stream().mapToLong(Received::receivedAtMs).min().orElseThrow();
+        long last = all.stream().mapToLong(Received::receivedAtMs).max().orElseThrow();
         assertThat(last - first).as("ms from the first arrival to the last")
                 .isGreaterThanOrEqualTo((long) (total / 4 - 1) * holdMs);
     }
@@ -330,19 +322,19 @@ class DeliveryEngineTest {
         Map<String, Long> runAt = new HashMap<>();
         store.enqueue(jobs).forEach(r -> runAt.put(r.job().id(), r.job().runAt()));
 
-        await("all delivered", 15_000, () -> receiver.count() >= n);
+        Await.until("all delivered", 15_000, () -> receiver.count() >= n);
         Thread.sleep(300);
 
         List<Received> all = receiver.received();
         assertThat(all).hasSize(n);
         assertThat(all).extracting(Received::id).doesNotHaveDuplicates();
         for (Received r : all) {
-            assertThat(r.atMillis()).as("received %s", r.id()).isGreaterThanOrEqualTo(runAt.get(r.id()));
+            assertThat(r.receivedAtMs()).as("received %s", r.id()).isGreaterThanOrEqualTo(runAt.get(r.id()));
         }
         assertThat(metrics.histogram("delayq.delivery.lateness").getCount()).isEqualTo(n);
         // the receiver counts a request before it answers; the engine counts it once the answer is back
-        await("all answers counted", 5_000, () -> metrics.meter("delayq.delivery.delivered").getCount() == n);
-        await("all acked", 5_000, () -> store.stats(topic).succeeded() == n);
+        Await.until("all answers counted", 5_000, () -> metrics.meter("delayq.delivery.delivered").getCount() == n);
+        Await.until("all acked", 5_000, () -> store.stats(topic).succeeded() == n);
     }
 
     @Test
@@ -364,7 +356,7 @@ class DeliveryEngineTest {
             jobs.add(push("g" + i, "{}", 0, 3, null, receiver.url("/g"), null));
         }
         store.enqueue(jobs);
-        await("first callbacks in flight", 5_000, () -> receiver.count() >= 5);
+        Await.until("first callbacks in flight", 5_000, () -> receiver.count() >= 5);
         Thread stopper = new Thread(first::stop);
         stopper.start();
         Thread.sleep(200); // stop() has stopped reserving and now waits for the 5 in flight
@@ -377,7 +369,7 @@ class DeliveryEngineTest {
         }
 
         start(config());
-        await("the rest delivered", 5_000, () -> store.stats(topic).succeeded() == 20);
+        Await.until("the rest delivered", 5_000, () -> store.stats(topic).succeeded() == 20);
         assertThat(receiver.received()).extracting(Received::id).doesNotHaveDuplicates().hasSize(20);
     }
 
@@ -388,13 +380,13 @@ class DeliveryEngineTest {
         config.setShutdownGracePeriod(Duration.milliseconds(100));
         DeliveryEngine first = start(config);
         store.enqueue(push("k", "{}", 0, 3, null, receiver.url("/k"), 1_200L));
-        await("in flight", 5_000, () -> receiver.count() == 1);
+        Await.until("in flight", 5_000, () -> receiver.count() == 1);
         first.stop();
         assertThat(find("k").state()).isEqualTo(JobState.LEASED);
 
         receiver.answer(r -> Reply.ok());
         start(config());
-        await("delivered again after the lease expired", 5_000, () -> find("k").state() == JobState.SUCCEEDED);
+        Await.until("delivered again after the lease expired", 5_000, () -> find("k").state() == JobState.SUCCEEDED);
         Job done = find("k");
         assertThat(done.attempts()).isEqualTo(2);
         assertThat(done.history().get(0).error()).contains("lease expired");
@@ -411,7 +403,7 @@ class DeliveryEngineTest {
 
         store.putSettings(topic, new TopicSettings(Callback.of(receiver.url("/p")), null, null, null, false, null));
         engine.wake(topic);
-        await("delivered after resume", 5_000, () -> receiver.count() == 1);
+        Await.until("delivered after resume", 5_000, () -> receiver.count() == 1);
         assertThat(receiver.received().get(0).path()).isEqualTo("/p");
     }
 
@@ -431,8 +423,8 @@ class DeliveryEngineTest {
             start(config());
             store.enqueue(new NewJob(topic, "b", "{\"hello\":\"all\"}", 0L, null, 3, null, null, null, true,
                     Delivery.PUSH));
-            await("broadcast heard", 5_000, () -> heard.stream().anyMatch(j -> j.topic().equals(topic)));
-            await("acked", 5_000, () -> find("b").state() == JobState.SUCCEEDED);
+            Await.until("broadcast heard", 5_000, () -> heard.stream().anyMatch(j -> j.topic().equals(topic)));
+            Await.until("acked", 5_000, () -> find("b").state() == JobState.SUCCEEDED);
             Job job = heard.stream().filter(j -> j.topic().equals(topic)).findFirst().orElseThrow();
             assertThat(job.payload()).isEqualTo("{\"hello\":\"all\"}");
             assertThat(receiver.count()).isZero();
@@ -448,7 +440,7 @@ class DeliveryEngineTest {
             return Reply.ok();
         });
         start(config()); // the job was due before the engine subscribed: only the sweep can find it
-        await("delivered", 5_000, () -> ids.contains("early"));
+        Await.until("delivered", 5_000, () -> ids.contains("early"));
     }
 
     @Test
@@ -461,11 +453,11 @@ class DeliveryEngineTest {
             engine.start();
             own.enqueue(push("survivor", "{}", 1_000, 3, null, receiver.url("/r"), null));
             redis.kill();
-            await("unhealthy while Redis is down", 3_000, () -> !engine.healthCheck().execute().isHealthy());
+            Await.until("unhealthy while Redis is down", 3_000, () -> !engine.healthCheck().execute().isHealthy());
 
             redis = EmbeddedRedis.start(port, dir, true);
-            await("delivered after the restart", 8_000, () -> receiver.count() == 1);
-            await("healthy again", 3_000, () -> engine.healthCheck().execute().isHealthy());
+            Await.until("delivered after the restart", 8_000, () -> receiver.count() == 1);
+            Await.until("healthy again", 3_000, () -> engine.healthCheck().execute().isHealthy());
             assertThat(receiver.received().get(0).id()).isEqualTo("survivor");
         } finally {
             engine.stop();
@@ -477,10 +469,10 @@ class DeliveryEngineTest {
     @Test
     void expiresPullConsumersLeasesToo() throws Exception {
         store.enqueue(NewJob.delayed(topic, "pulled", "{}", 0, 3));
-        await("due", 2_000, () -> store.reserve(topic, Delivery.PULL, 1, 300).leases().size() == 1);
+        Await.until("due", 2_000, () -> store.reserve(topic, Delivery.PULL, 1, 300).leases().size() == 1);
         start(config()); // a consumer took it for 300 ms and vanished; only the engine's lease timer brings it back
 
-        await("lease taken back", 3_000, () -> find("pulled").state() == JobState.SCHEDULED);
+        Await.until("lease taken back", 3_000, () -> find("pulled").state() == JobState.SCHEDULED);
         Job back = find("pulled");
         assertThat(back.attempts()).isEqualTo(1);
         assertThat(back.history().get(0).error()).contains("lease expired");

@@ -1,8 +1,8 @@
 package io.delayq.service.delivery;
 
 import io.delayq.core.Backoff;
-import io.delayq.redis.EmbeddedRedis;
 import io.delayq.redis.RedisJobStore;
+import io.delayq.redis.testing.TestRedis;
 import io.dropwizard.configuration.ConfigurationValidationException;
 import io.dropwizard.configuration.FileConfigurationSourceProvider;
 import io.dropwizard.configuration.YamlConfigurationFactory;
@@ -83,7 +83,7 @@ class DeliveryFactoryTest {
         DeliveryFactory d = new DeliveryFactory();
         d.setSigningSecret("s");
         Environment environment = new Environment("test");
-        try (RedisJobStore store = RedisJobStore.connect(EmbeddedRedis.sharedTestUri())) {
+        try (RedisJobStore store = RedisJobStore.connect(TestRedis.sharedUri())) {
             DeliveryEngine engine = d.build(store, environment);
             assertThat(engine).isNotNull();
             assertThat(environment.lifecycle().getManagedObjects()).extracting(Object::toString)

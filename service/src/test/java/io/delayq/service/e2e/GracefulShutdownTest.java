@@ -1,14 +1,10 @@
 package io.delayq.service.e2e;
 
-import io.delayq.redis.EmbeddedRedis;
-import io.delayq.service.DelayqApplication;
+import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
-import io.delayq.service.support.CallbackReceiver;
 import io.delayq.service.support.TestApps;
-import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
-import io.dropwizard.testing.ResourceHelpers;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -20,23 +16,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Stopping the service while callbacks are in flight loses nothing: in-flight attempts finish within the grace
- * period, and a second instance on the same Redis delivers everything else.
+ * period, and a second instance on the same store delivers everything else.
  */
 class GracefulShutdownTest {
     private static final int IN_FLIGHT = 10;
     private static final int LATER = 20;
-
-    private static DropwizardTestSupport<DelayqConfiguration> newApp() {
-        return new DropwizardTestSupport<>(DelayqApplication.class, ResourceHelpers.resourceFilePath("test-config.yml"),
-                ConfigOverride.config("store.uri", EmbeddedRedis::sharedTestUri));
-    }
 
     @Test
     void stopWithCallbacksInFlightThenASecondInstanceDeliversTheRest() throws Exception {
         String topic = TestApps.topic();
         try (CallbackReceiver receiver = new CallbackReceiver()) {
             receiver.slowMs(800);
-            DropwizardTestSupport<DelayqConfiguration> first = newApp();
+            DropwizardTestSupport<DelayqConfiguration> first = TestApps.support();
             first.before();
             Api api = new Api("http://127.0.0.1:" + first.getLocalPort(), TestApps.PRODUCER);
             String slow = receiver.url("/slow/" + topic);
@@ -51,7 +42,7 @@ class GracefulShutdownTest {
             Thread.sleep(300);  // the first jobs are now being delivered (each takes 800 ms)
             first.after();
 
-            DropwizardTestSupport<DelayqConfiguration> second = newApp();
+            DropwizardTestSupport<DelayqConfiguration> second = TestApps.support();
             second.before();
             try {
                 Set<String> expected = new HashSet<>();

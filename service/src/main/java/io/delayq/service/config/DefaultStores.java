@@ -1,0 +1,51 @@
+package io.delayq.service.config;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.JobStoreFactory;
+import io.delayq.core.archive.JobArchiveFactory;
+import io.dropwizard.jackson.Jackson;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one place that names the store and the archive a configuration gets when it leaves out its {@code store:} or
+ * {@code archive:} block: the embedded default ({@code type: redis}, {@code type: mongo}; the root README's
+ * configuration reference documents these defaults).
+ *
+ * <p>They are named by {@code type}, not by class, and built exactly as the configuration's {@code store: {type: …}}
+ * line would be — through Dropwizard's discovery of {@code JobStoreFactory} / {@code JobArchiveFactory}
+ * implementations ({@code META-INF/services}) — so the service's configuration has no compile-time tie to any store
+ * module. A jar without the default store still runs, as long as its configuration names a store that is there.
+ */
+public final class DefaultStores {
+    /** The {@code store.type} of a configuration without a {@code store:} block. */
+    public static final String STORE_TYPE = "redis";
+    /** The {@code archive.type} of a configuration without an {@code archive:} block. */
+    public static final String ARCHIVE_TYPE = "mongo";
+
+    /** Resolves {@code type} names as configuration parsing does (Dropwizard's mapper knows every discoverable type). */
+    private static final ObjectMapper MAPPER = Jackson.newObjectMapper();
+
+    private DefaultStores() {
+    }
+
+    /** What {@code store: {type: redis}} gives, or empty when no such store is on the classpath. */
+    public static Optional<JobStoreFactory> store() {
+        return byType(JobStoreFactory.class, STORE_TYPE);
+    }
+
+    /** What {@code archive: {type: mongo}} gives, or empty when no such archive is on the classpath. */
+    public static Optional<JobArchiveFactory> archive() {
+        return byType(JobArchiveFactory.class, ARCHIVE_TYPE);
+    }
+
+    /** The factory {@code {type: <type>}} with every other setting at its default, or empty when the type is unknown. */
+    static <T> Optional<T> byType(Class<T> factory, String type) {
+        try {
+            return Optional.of(MAPPER.convertValue(Map.of("type", type), factory));
+        } catch (IllegalArgumentException unknownType) {
+            return Optional.empty();
+        }
+    }
+}
