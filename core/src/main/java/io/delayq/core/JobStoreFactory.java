@@ -24,7 +24,7 @@ public interface JobStoreFactory extends Discoverable {
 
     /**
      * Applies the store's missing schema migrations and returns what ran (the {@code migrate} command). A store with
-     * no schema of its own (Redis) has nothing to do. Safe to run again and while the service runs.
+     * no schema of its own has nothing to do. Safe to run again and while the service runs.
      */
     default List<AppliedMigration> migrate() {
         return List.of();
