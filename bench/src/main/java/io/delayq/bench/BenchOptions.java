@@ -2,8 +2,10 @@ package io.delayq.bench;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -13,8 +15,11 @@ import java.util.Set;
  *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>{@code --quick}</td><td>off</td><td>small sizes, 1 repetition, the whole run in under two minutes</td></tr>
  *   <tr><td>{@code --tiny}</td><td>off</td><td>smaller still (the test suite's size)</td></tr>
- *   <tr><td>{@code --only W1,W2,…}</td><td>all</td><td>workloads: W1 W2 W3 W4 W5 W6 CEILING</td></tr>
- *   <tr><td>{@code --impl a,b}</td><td>all</td><td>implementations: delayq redisson naive bullmq (ceiling rows follow {@code --only})</td></tr>
+ *   <tr><td>{@code --store redis|postgres|both}</td><td>both</td><td>which part: the Redis part (W1–W6, CEILING on Redis,
+ *       as before), the PostgreSQL part (W1–W4 and CHURN on PostgreSQL), or both (Redis first, W5 last)</td></tr>
+ *   <tr><td>{@code --only W1,W2,…}</td><td>all</td><td>workloads: W1 W2 W3 W4 W5 W6 CEILING CHURN (each in the parts that have it)</td></tr>
+ *   <tr><td>{@code --impl a,b}</td><td>all</td><td>implementations: delayq redisson naive bullmq graphile-worker pg-boss
+ *       (ceiling rows follow {@code --only})</td></tr>
  *   <tr><td>{@code --out DIR}</td><td>{@code ./bench-results}</td><td>where results.md, results.json and the PNGs go</td></tr>
  *   <tr><td>{@code --reps N}</td><td>3 full, 1 quick</td><td>repetitions per workload</td></tr>
  *   <tr><td>{@code --w5 1000000,8000000,10000000}</td><td>per mode</td><td>W5 pending-job sizes, ascending (one topic filled on from each to the next)</td></tr>
@@ -22,13 +27,18 @@ import java.util.Set;
  *   <tr><td>{@code --service-reps N}</td><td>as {@code --reps}</td><td>repetitions of W4 and W6 (each starts the service)</td></tr>
  *   <tr><td>{@code --budget-min N}</td><td>none</td><td>start nothing new after N minutes (skipped parts say so)</td></tr>
  *   <tr><td>{@code --service-jar PATH}</td><td>{@code service/target/delayq-service-0.1.0-SNAPSHOT.jar}</td><td>the service for W4/W6</td></tr>
+ *   <tr><td>{@code --churn-s N}</td><td>600 full, 30 quick</td><td>how long the PostgreSQL churn enqueues (500 jobs/s)</td></tr>
+ *   <tr><td>{@code --pg-setting name=value}</td><td>none</td><td>diagnostics only: a PostgreSQL server setting other than
+ *       its default (repeatable; the report's environment shows the settings the server ran with)</td></tr>
  * </table>
  */
 public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls, Path out, boolean preferPathRedis,
-                           Path serviceJar, int serviceReps, Integer budgetMinutes) {
+                           Path serviceJar, int serviceReps, Integer budgetMinutes, String store,
+                           Map<String, String> pgSettings) {
 
-    public static final List<String> ALL_WORKLOADS = List.of("W1", "W2", "W3", "W5", "CEILING", "W4", "W6");
-    public static final List<String> ALL_IMPLS = List.of("delayq", "redisson", "naive", "bullmq");
+    public static final List<String> ALL_WORKLOADS = List.of("W1", "W2", "W3", "W5", "CEILING", "W4", "W6", "CHURN");
+    public static final List<String> ALL_IMPLS = List.of("delayq", "redisson", "naive", "bullmq", "graphile-worker", "pg-boss");
+    public static final List<String> STORES = List.of("redis", "postgres", "both");
 
     public static BenchOptions parse(String... args) {
         Sizes sizes = Sizes.full();
@@ -41,6 +51,9 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
         Path serviceJar = null;
         Integer serviceReps = null;
         Integer budget = null;
+        String store = "both";
+        Long churnSeconds = null;
+        Map<String, String> pgSettings = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -61,6 +74,16 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
                 case "--service-jar" -> serviceJar = Path.of(value(args, ++i, a));
                 case "--service-reps" -> serviceReps = Integer.parseInt(value(args, ++i, a));
                 case "--budget-min" -> budget = Integer.parseInt(value(args, ++i, a));
+                case "--store" -> store = value(args, ++i, a).toLowerCase();
+                case "--churn-s" -> churnSeconds = Long.parseLong(value(args, ++i, a));
+                case "--pg-setting" -> {
+                    String kv = value(args, ++i, a);
+                    int eq = kv.indexOf('=');
+                    if (eq < 1) {
+                        throw new IllegalArgumentException("--pg-setting needs name=value, not '" + kv + "'");
+                    }
+                    pgSettings.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+                }
                 case "-h", "--help" -> throw new IllegalArgumentException(usage());
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + usage());
             }
@@ -75,8 +98,14 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
                 throw new IllegalArgumentException("unknown implementation '" + im + "'; choose from " + ALL_IMPLS);
             }
         }
+        if (!STORES.contains(store)) {
+            throw new IllegalArgumentException("unknown store '" + store + "'; choose from " + STORES);
+        }
         if (reps != null) {
             sizes = sizes.withReps(reps);
+        }
+        if (churnSeconds != null) {
+            sizes = sizes.withChurnSeconds(churnSeconds);
         }
         if (w5 != null) {
             sizes = sizes.withW5Sizes(w5);
@@ -85,7 +114,17 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
             serviceJar = defaultServiceJar();
         }
         return new BenchOptions(sizes, workloads, impls, out, preferPath, serviceJar,
-                serviceReps == null ? sizes.reps() : serviceReps, budget);
+                serviceReps == null ? sizes.reps() : serviceReps, budget, store, Map.copyOf(pgSettings));
+    }
+
+    /** Whether the Redis part runs (W1–W6 and CEILING on the bench Redis). */
+    public boolean redisPart() {
+        return !store.equals("postgres");
+    }
+
+    /** Whether the PostgreSQL part runs (W1–W4 and CHURN on the bench PostgreSQL). */
+    public boolean postgresPart() {
+        return !store.equals("redis");
     }
 
     static Path defaultServiceJar() {
@@ -131,10 +170,12 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
 
     public static String usage() {
         return """
-                usage: java -jar delayq-bench.jar [--quick | --tiny] [--only W1,W2,W3,W4,W5,W6,CEILING]
-                                                  [--impl delayq,redisson,naive,bullmq] [--out DIR] [--reps N]
+                usage: java -jar delayq-bench.jar [--quick | --tiny] [--store redis|postgres|both]
+                                                  [--only W1,W2,W3,W4,W5,W6,CEILING,CHURN]
+                                                  [--impl delayq,redisson,naive,bullmq,graphile-worker,pg-boss] [--out DIR] [--reps N]
                                                   [--w5 1000000,8000000,10000000] [--bundled-redis] [--service-jar PATH] [--service-reps N]
-                                                  [--budget-min N]
-                  full mode (no --quick) runs BENCHMARK.md's sizes with 3 repetitions (~20 minutes on 2 cores).""";
+                                                  [--budget-min N] [--churn-s N] [--pg-setting name=value]
+                  full mode (no --quick) runs BENCHMARK.md's sizes with 3 repetitions (Redis part ~20 minutes on 2 cores;
+                  the PostgreSQL part adds about an hour, half of it the 10-minute churns: --churn-s shortens them).""";
     }
 }

@@ -14,5 +14,9 @@ public interface Impl {
     /** The delivery contract, for the notes. */
     String semantics();
 
-    QueueAdapter open(String redisUri, String queueName) throws Exception;
+    /**
+     * A client on the store at {@code storeUri} ({@code redis://…}, or {@code jdbc:postgresql://…} for the
+     * implementations of the PostgreSQL part), for one run on queue {@code queueName}.
+     */
+    QueueAdapter open(String storeUri, String queueName) throws Exception;
 }

@@ -78,17 +78,30 @@ public record RedisInfo(double cpuUser, double cpuSys, long usedMemory, Map<Stri
      * @param calls    command calls (scripts' inner calls included), harness calls excluded
      * @param commands per command: {calls, usec}
      */
-    public record Cost(double userMs, double sysMs, long calls, Map<String, long[]> commands) {
+    public record Cost(double userMs, double sysMs, long calls, Map<String, long[]> commands) implements Backend.Cost {
         public double cpuMs() {
             return userMs + sysMs;
         }
 
         /** Puts the usual per-job figures into a run's metrics. */
+        @Override
         public void into(Map<String, Double> metrics, long jobs) {
             metrics.put("redis_cpu_ms_per_1k", cpuMs() / (jobs / 1000.0));
             metrics.put("redis_user_ms_per_1k", userMs / (jobs / 1000.0));
             metrics.put("redis_sys_ms_per_1k", sysMs / (jobs / 1000.0));
             metrics.put("redis_calls_per_job", calls / (double) jobs);
+        }
+
+        @Override
+        public void intoBulk(Map<String, Double> metrics, long jobs) {
+            metrics.put("bulk_redis_cpu_ms_per_1k", cpuMs() / (jobs / 1000.0));
+            metrics.put("bulk_redis_calls_per_job", calls / (double) jobs);
+        }
+
+        @Override
+        public String brief(Map<String, Double> metrics) {
+            return String.format("%.0f Redis CPU ms/1k, %.1f calls/job", metrics.get("redis_cpu_ms_per_1k"),
+                    metrics.get("redis_calls_per_job"));
         }
     }
 }

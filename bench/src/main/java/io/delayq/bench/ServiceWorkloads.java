@@ -11,8 +11,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * W4 and W6: delayq through the service itself. The service jar runs as a child process on the bench Redis; 8
- * producers POST jobs to the REST API with a callback to a local HTTP receiver that answers 200.
+ * W4 and W6: delayq through the service itself. The service jar runs as a child process on the bench Redis, or on
+ * the bench PostgreSQL (its tables then are PG-W4 / PG-W6); 8 producers POST jobs to the REST API with a callback to a local HTTP receiver that answers 200.
  *
  * <ul>
  *   <li>W4 precision: jobs due over a span, single POSTs; enqueue req/s, lateness (receipt − producer's clock before
@@ -24,7 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  */
 public final class ServiceWorkloads {
-    private final BenchRedis redis;
+    static final String LABEL = "delayq-service";
+    private final Backend backend;
+    private final String prefix;
     private final Sizes sizes;
     private final Results results;
     private final PrintStream log;
@@ -32,8 +34,9 @@ public final class ServiceWorkloads {
     /** One keep-alive connection per producer thread, all closed when a service process is closed. */
     private final Map<Thread, KeepAliveHttp> connections = new ConcurrentHashMap<>();
 
-    public ServiceWorkloads(BenchRedis redis, Sizes sizes, Results results, PrintStream log, Path serviceJar) {
-        this.redis = redis;
+    public ServiceWorkloads(Backend backend, Sizes sizes, Results results, PrintStream log, Path serviceJar) {
+        this.backend = backend;
+        this.prefix = backend.tablePrefix();
         this.sizes = sizes;
         this.results = results;
         this.log = log;
@@ -41,44 +44,73 @@ public final class ServiceWorkloads {
     }
 
     public void run(boolean w4, boolean w6) {
+        String why = null;
         if (!Files.isRegularFile(serviceJar) || !hasApplication(serviceJar)) {
-            String why = "skipped: service jar not found (" + serviceJar + "; build it with ./mvnw -q -DskipTests package)";
+            why = "skipped: service jar not found (" + serviceJar + "; build it with ./mvnw -q -DskipTests package)";
+        } else if (!prefix.isEmpty() && !hasClass(serviceJar, "io/delayq/postgres/PostgresJobStoreFactory.class")) {
+            why = "skipped: the service jar has no PostgreSQL store (io.delayq.postgres.PostgresJobStoreFactory); "
+                    + "rebuild it with ./mvnw -q -DskipTests package";
+        }
+        if (why != null) {
             if (w4) {
-                results.note("W4", "delayq-service: " + why);
+                results.note(prefix + "W4", LABEL + ": " + why);
             }
             if (w6) {
-                results.note("W6", "delayq-service: " + why);
+                results.note(prefix + "W6", LABEL + ": " + why);
             }
-            log.println("W4/W6 " + why);
+            log.println(prefix + "W4/" + prefix + "W6 " + why);
             return;
         }
         if (w4) {
-            log.println("== W4 end to end over HTTP (" + serviceJar.getFileName() + ")");
+            log.println("== " + prefix + "W4 end to end over HTTP (" + serviceJar.getFileName() + ")");
             for (int rep = 1; rep <= sizes.reps(); rep++) {
                 try {
                     w4(rep);
                 } catch (Exception e) {
-                    results.note("W4", "delayq-service rep " + rep + ": failed (" + e + ")");
-                    log.println("  W4 rep " + rep + " failed: " + e);
+                    results.note(prefix + "W4", LABEL + " rep " + rep + ": failed (" + e + ")");
+                    log.println("  " + prefix + "W4 rep " + rep + " failed: " + e);
                 } finally {
                     closeConnections();
                 }
             }
         }
         if (w6) {
-            log.println("== W6 kill -9 of the service mid-run");
+            log.println("== " + prefix + "W6 kill -9 of the service mid-run");
             for (int rep = 1; rep <= sizes.reps(); rep++) {
                 try {
                     w6(rep);
                 } catch (Exception e) {
-                    results.note("W6", "delayq-service rep " + rep + ": failed (" + e + ")");
-                    log.println("  W6 rep " + rep + " failed: " + e);
+                    results.note(prefix + "W6", LABEL + " rep " + rep + ": failed (" + e + ")");
+                    log.println("  " + prefix + "W6 rep " + rep + " failed: " + e);
                 } finally {
                     closeConnections();
                 }
             }
         }
-        redis.flushAll();
+        backend.clear();
+    }
+
+    /** Whether the jar, or for a thin jar one of the jars its manifest's {@code Class-Path} names, holds {@code entry}. */
+    static boolean hasClass(Path jar, String entry) {
+        try (var zip = new java.util.jar.JarFile(jar.toFile())) {
+            if (zip.getEntry(entry) != null) {
+                return true;
+            }
+            var mf = zip.getManifest();
+            String cp = mf == null ? null : mf.getMainAttributes().getValue("Class-Path");
+            if (cp != null) {
+                for (String part : cp.trim().split("\\s+")) {
+                    Path p = jar.toAbsolutePath().getParent().resolve(java.net.URI.create(part).getPath());
+                    if (part.endsWith(".jar") && Files.isRegularFile(p) && !p.equals(jar.toAbsolutePath())
+                            && hasClass(p, entry)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        } catch (Exception e) {
+            return false;
+        }
     }
 
     /**
@@ -99,18 +131,17 @@ public final class ServiceWorkloads {
     }
 
     private void w4(int rep) throws Exception {
-        redis.reset();
+        String store = backend.fresh(LABEL);
         int n = sizes.w4Jobs();
         Map<String, Double> m = new LinkedHashMap<>();
         Map<String, long[]> commands = new LinkedHashMap<>();
         String topic = "bench-w4-" + UUID.randomUUID().toString().substring(0, 8);
-        try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, redis.uri())) {
+        try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, store)) {
             service.start();
             warmUp(service, receiver, sizes.serviceWarmupMs());
             Receipts receipts = new Receipts(n);
             receiver.receiveInto(receipts);
-            redis.resetStats();
-            RedisInfo before = redis.info();
+            Backend.Mark before = backend.mark();
             long t0 = System.nanoTime();
             String cb = receiver.url();
             Workloads.produce(n, (from, to) -> {
@@ -125,7 +156,7 @@ public final class ServiceWorkloads {
             double enqueueSeconds = (System.nanoTime() - t0) / 1e9;
             long maxDue = max(receipts.due);
             receipts.awaitAll(maxDue + sizes.lostAfterMs() - System.currentTimeMillis());
-            RedisInfo.Cost cost = redis.info().costSince(before);
+            Backend.Cost cost = before.cost();
             Thread.sleep(sizes.dupGraceMs());
             long[] late = Stats.sorted(receipts.lateness());
             m.put("jobs", (double) n);
@@ -135,7 +166,7 @@ public final class ServiceWorkloads {
             m.put("duplicated", (double) receipts.duplicated());
             cost.into(m, n);
             commands.putAll(cost.commands());
-            results.addLateness("W4", "delayq-service", late);
+            results.addLateness(prefix + "W4", LABEL, late);
 
             // throughput: fill a paused topic through the batch endpoint, resume, time the callbacks
             Burst burst = burst(service, receiver, topic + "-tp", n);
@@ -145,18 +176,18 @@ public final class ServiceWorkloads {
             Thread.sleep(sizes.dupGraceMs());
             m.put("burst_duplicated", (double) burst.receipts().duplicated());
         }
-        results.add(new Results.Run("W4", "delayq-service", rep, m, commands));
-        log.printf("  W4 rep %d: enqueue %,.0f req/s, delivered %,.0f jobs/s, p50 %.0f p99 %.0f max %.0f ms, lost %.0f dup %.0f (burst lost %.0f)%n",
+        results.add(new Results.Run(prefix + "W4", LABEL, rep, m, commands));
+        log.printf("  " + prefix + "W4 rep %d: enqueue %,.0f req/s, delivered %,.0f jobs/s, p50 %.0f p99 %.0f max %.0f ms, lost %.0f dup %.0f (burst lost %.0f)%n",
                 rep, m.get("enqueue_req_per_s"), m.get("delivered_jobs_per_s"), m.get("p50"), m.get("p99"), m.get("max"),
                 m.get("lost"), m.get("duplicated"), m.get("burst_lost"));
     }
 
     private void w6(int rep) throws Exception {
-        redis.reset();
+        String store = backend.fresh(LABEL);
         int n = sizes.w6Jobs();
         Map<String, Double> m = new LinkedHashMap<>();
         String topic = "bench-w6-" + UUID.randomUUID().toString().substring(0, 8);
-        try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, redis.uri())) {
+        try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, store)) {
             service.start();
             warmUp(service, receiver, 0); // the restarted process is cold anyway
             Receipts receipts = new Receipts(n);
@@ -206,10 +237,10 @@ public final class ServiceWorkloads {
             m.put("recovery_ms", firstAfter.get() == Long.MAX_VALUE ? Double.NaN : (double) (firstAfter.get() - killedAt.get()));
             m.put("restart_ms", (double) (readyAt - killedAt.get()));
             m.put("received_before_kill", (double) beforeKill);
-            results.addLateness("W6", "delayq-service", late);
+            results.addLateness(prefix + "W6", LABEL, late);
         }
-        results.add(new Results.Run("W6", "delayq-service", rep, m, Map.of()));
-        log.printf("  W6 rep %d: lost %.0f, dup %.0f, recovery %.0f ms (restart to ready %.0f ms), p99 %.0f max %.0f ms%n",
+        results.add(new Results.Run(prefix + "W6", LABEL, rep, m, Map.of()));
+        log.printf("  " + prefix + "W6 rep %d: lost %.0f, dup %.0f, recovery %.0f ms (restart to ready %.0f ms), p99 %.0f max %.0f ms%n",
                 rep, m.get("lost"), m.get("duplicated"), m.get("recovery_ms"), m.get("restart_ms"), m.get("p99"), m.get("max"));
     }
 

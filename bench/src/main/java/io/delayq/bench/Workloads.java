@@ -10,25 +10,28 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The shared workload driver (W1 single + bulk, W2 precision, W3 drain, memory, Redis cost), the same for every Java
- * adapter, following PEERS.md's methodology: 8 producers on contiguous slices, every add acknowledged before the
- * next; consumers of concurrency 8; FLUSHALL and CONFIG RESETSTAT before each run; receipt times from the consumer's
- * {@code currentTimeMillis()}.
+ * The shared workload driver (W1 single + bulk, W2 precision, W3 drain, memory, server cost), the same for every Java
+ * adapter and for both servers, following PEERS.md's methodology: 8 producers on contiguous slices, every add
+ * acknowledged before the next; consumers of concurrency 8; an empty store before each run (Redis: FLUSHALL and
+ * CONFIG RESETSTAT; PostgreSQL: a new database); receipt times from the consumer's {@code currentTimeMillis()}.
+ * Results go to the backend's tables ({@link Backend#tablePrefix()}: W1… for Redis, PG-W1… for PostgreSQL).
  */
 public final class Workloads {
-    private final BenchRedis redis;
+    private final Backend backend;
     private final Sizes sizes;
     private final Results results;
     private final PrintStream log;
+    private final String prefix;
 
-    public Workloads(BenchRedis redis, Sizes sizes, Results results, PrintStream log) {
-        this.redis = redis;
+    public Workloads(Backend backend, Sizes sizes, Results results, PrintStream log) {
+        this.backend = backend;
         this.sizes = sizes;
         this.results = results;
         this.log = log;
+        this.prefix = backend.tablePrefix();
     }
 
-    /** Untimed warm-up of a fresh implementation: single adds, bulk adds, a drain. Leaves Redis empty. */
+    /** Untimed warm-up of a fresh implementation: single adds, bulk adds, a drain. Leaves the store empty. */
     public void warmUp(Impl impl) throws Exception {
         long t = System.currentTimeMillis();
         enqueueRun(impl, sizes.warmupSingle(), false);
@@ -36,8 +39,13 @@ public final class Workloads {
             enqueueRun(impl, sizes.warmupBulk(), true);
         }
         drainRun(impl, sizes.warmupDrain());
-        redis.flushAll();
+        backend.clear();
         log.printf("  warm-up of %s done in %.1f s (untimed)%n", impl.label(), (System.currentTimeMillis() - t) / 1000.0);
+    }
+
+    /** Leaves nothing behind in the store (PostgreSQL: drops the last run's database). */
+    public void clear() {
+        backend.clear();
     }
 
     /** W1: single adds, then the bulk path; also the memory per pending job of each. */
@@ -54,28 +62,26 @@ public final class Workloads {
             EnqueueOutcome bulk = enqueueRun(impl, sizes.w1Jobs(), true);
             m.put("bulk_jobs_per_s", bulk.jobsPerSecond);
             m.put("bulk_bytes_per_job", bulk.bytesPerJob);
-            m.put("bulk_redis_cpu_ms_per_1k", bulk.cost.cpuMs() / (sizes.w1Jobs() / 1000.0));
-            m.put("bulk_redis_calls_per_job", bulk.cost.calls() / (double) sizes.w1Jobs());
-            results.label("W1", impl.label(), "bulk_path", impl.bulkPath());
+            bulk.cost.intoBulk(m, sizes.w1Jobs());
+            results.label(prefix + "W1", impl.label(), "bulk_path", impl.bulkPath());
         } else {
-            results.label("W1", impl.label(), "bulk_path", "none");
+            results.label(prefix + "W1", impl.label(), "bulk_path", "none");
         }
-        results.add(new Results.Run("W1", impl.label(), rep, m, cmds));
-        log.printf("  W1 %s rep %d: single %,.0f jobs/s%s, %.0f B/job, %.1f calls/job%n", impl.label(), rep,
+        results.add(new Results.Run(prefix + "W1", impl.label(), rep, m, cmds));
+        log.printf("  %sW1 %s rep %d: single %,.0f jobs/s%s, %.0f B/job, %s%n", prefix, impl.label(), rep,
                 m.get("jobs_per_s"), m.containsKey("bulk_jobs_per_s")
                         ? String.format(", bulk %,.0f jobs/s", m.get("bulk_jobs_per_s")) : "",
-                m.get("bytes_per_job"), m.get("redis_calls_per_job"));
+                m.get("bytes_per_job"), single.cost.brief(m));
     }
 
-    private record EnqueueOutcome(double jobsPerSecond, double bytesPerJob, RedisInfo.Cost cost) {
+    private record EnqueueOutcome(double jobsPerSecond, double bytesPerJob, Backend.Cost cost) {
     }
 
     private EnqueueOutcome enqueueRun(Impl impl, int n, boolean bulk) throws Exception {
-        redis.reset();
-        try (QueueAdapter q = impl.open(redis.uri(), queueName(impl))) {
-            long mem0 = redis.usedMemory();
-            redis.resetStats();
-            RedisInfo before = redis.info();
+        String where = backend.fresh(impl.name());
+        try (QueueAdapter q = impl.open(where, queueName(impl))) {
+            long mem0 = backend.storedBytes();
+            Backend.Mark before = backend.mark();
             long t0 = System.nanoTime();
             produce(n, (from, to) -> {
                 ThreadLocalRandom rnd = ThreadLocalRandom.current();
@@ -97,24 +103,23 @@ public final class Workloads {
                 }
             });
             double seconds = (System.nanoTime() - t0) / 1e9;
-            RedisInfo after = redis.info();
-            long mem1 = redis.usedMemory();
-            return new EnqueueOutcome(n / seconds, (mem1 - mem0) / (double) n, after.costSince(before));
+            Backend.Cost cost = before.cost();
+            long mem1 = backend.storedBytes();
+            return new EnqueueOutcome(n / seconds, (mem1 - mem0) / (double) n, cost);
         }
     }
 
     /** W2: jobs due over the next span while consumers run; lateness against the intended due time. */
     public void w2(Impl impl, int rep) throws Exception {
         int n = sizes.w2Jobs();
-        redis.reset();
+        String where = backend.fresh(impl.name());
         Receipts receipts = new Receipts(n);
         Map<String, Double> m = new LinkedHashMap<>();
-        RedisInfo.Cost cost;
-        try (QueueAdapter q = impl.open(redis.uri(), queueName(impl))) {
+        Backend.Cost cost;
+        try (QueueAdapter q = impl.open(where, queueName(impl))) {
             try (AutoCloseable consumers = q.startConsumers(Sizes.CONSUMERS, Gate.open(), receipts)) {
                 Thread.sleep(sizes.w2IdleMs());
-                redis.resetStats();
-                RedisInfo before = redis.info();
+                Backend.Mark before = backend.mark();
                 long t0 = System.nanoTime();
                 produce(n, (from, to) -> {
                     ThreadLocalRandom rnd = ThreadLocalRandom.current();
@@ -133,7 +138,7 @@ public final class Workloads {
                     minDue = Math.min(minDue, d);
                 }
                 receipts.awaitAll(maxDue + sizes.lostAfterMs() - System.currentTimeMillis());
-                cost = redis.info().costSince(before);
+                cost = before.cost();
                 Thread.sleep(sizes.dupGraceMs());
                 m.put("enqueue_jobs_per_s", n / enqueueSeconds);
                 m.put("due_per_s", n / Math.max(0.001, (maxDue - minDue) / 1000.0));
@@ -146,15 +151,15 @@ public final class Workloads {
         m.put("duplicated", (double) receipts.duplicated());
         m.put("early", (double) receipts.early(1));
         if (receipts.early(1) > 0) {
-            results.note("W2", String.format("%s rep %d: %d job(s) received more than 1 ms before their intended due time",
+            results.note(prefix + "W2", String.format("%s rep %d: %d job(s) received more than 1 ms before their intended due time",
                     impl.label(), rep, receipts.early(1)));
         }
         cost.into(m, n);
-        results.add(new Results.Run("W2", impl.label(), rep, m, cost.commands()));
-        results.addLateness("W2", impl.label(), late);
-        log.printf("  W2 %s rep %d: p50 %.0f p99 %.0f p99.9 %.0f max %.0f ms, lost %d dup %d, %.0f Redis CPU ms/1k, %.1f calls/job%n",
-                impl.label(), rep, m.get("p50"), m.get("p99"), m.get("p999"), m.get("max"), receipts.lost(),
-                receipts.duplicated(), m.get("redis_cpu_ms_per_1k"), m.get("redis_calls_per_job"));
+        results.add(new Results.Run(prefix + "W2", impl.label(), rep, m, cost.commands()));
+        results.addLateness(prefix + "W2", impl.label(), late);
+        log.printf("  %sW2 %s rep %d: p50 %.0f p99 %.0f p99.9 %.0f max %.0f ms, lost %d dup %d, %s%n",
+                prefix, impl.label(), rep, m.get("p50"), m.get("p99"), m.get("p999"), m.get("max"), receipts.lost(),
+                receipts.duplicated(), cost.brief(m));
     }
 
     static void putLateness(Map<String, Double> m, long[] sortedLateness) {
@@ -176,22 +181,21 @@ public final class Workloads {
         m.put("lost", (double) d.lost);
         m.put("duplicated", (double) d.dup);
         d.cost.into(m, sizes.w3Jobs());
-        results.add(new Results.Run("W3", impl.label(), rep, m, d.cost.commands()));
-        log.printf("  W3 %s rep %d: drain %,.0f jobs/s, end-to-end %,.0f jobs/s, enqueue %,.0f jobs/s, lost %d dup %d, %.1f calls/job%n",
-                impl.label(), rep, d.drain, d.e2e, d.enqueue, d.lost, d.dup, m.get("redis_calls_per_job"));
+        results.add(new Results.Run(prefix + "W3", impl.label(), rep, m, d.cost.commands()));
+        log.printf("  %sW3 %s rep %d: drain %,.0f jobs/s, end-to-end %,.0f jobs/s, enqueue %,.0f jobs/s, lost %d dup %d, %s%n",
+                prefix, impl.label(), rep, d.drain, d.e2e, d.enqueue, d.lost, d.dup, d.cost.brief(m));
     }
 
-    private record DrainOutcome(double drain, double e2e, double enqueue, int lost, int dup, RedisInfo.Cost cost) {
+    private record DrainOutcome(double drain, double e2e, double enqueue, int lost, int dup, Backend.Cost cost) {
     }
 
     private DrainOutcome drainRun(Impl impl, int n) throws Exception {
-        redis.reset();
+        String where = backend.fresh(impl.name());
         Receipts receipts = new Receipts(n);
         Gate gate = Gate.closed();
-        try (QueueAdapter q = impl.open(redis.uri(), queueName(impl));
+        try (QueueAdapter q = impl.open(where, queueName(impl));
              AutoCloseable consumers = q.startConsumers(Sizes.CONSUMERS, gate, receipts)) {
-            redis.resetStats();
-            RedisInfo before = redis.info();
+            Backend.Mark before = backend.mark();
             long t0 = System.currentTimeMillis();
             produce(n, (from, to) -> {
                 for (int id = from; id < to; id++) {
@@ -204,10 +208,10 @@ public final class Workloads {
             gate.openNow();
             boolean all = receipts.awaitAll(Math.max(120_000, n / 2));
             long last = receipts.lastAt();
-            RedisInfo.Cost cost = redis.info().costSince(before);
+            Backend.Cost cost = before.cost();
             Thread.sleep(sizes.dupGraceMs());
             if (!all) {
-                log.printf("  W3 %s: only %,d of %,d jobs arrived before the timeout%n", impl.label(), receipts.distinct(), n);
+                log.printf("  %sW3 %s: only %,d of %,d jobs arrived before the timeout%n", prefix, impl.label(), receipts.distinct(), n);
             }
             return new DrainOutcome(receipts.distinct() / Math.max(0.001, (last - tEnq) / 1000.0),
                     receipts.distinct() / Math.max(0.001, (last - t0) / 1000.0),

@@ -24,7 +24,8 @@ class BenchHarnessTest {
     void aTinyRunWritesEveryTableTheJsonAndTheCharts(@TempDir Path out) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         ReportWriter.Written w = BenchMain.run(new PrintStream(log, true, StandardCharsets.UTF_8),
-                "--tiny", "--impl", "delayq,redisson,naive", "--only", "W1,W2,W3,W5,CEILING", "--out", out.toString());
+                "--tiny", "--store", "redis", "--impl", "delayq,redisson,naive", "--only", "W1,W2,W3,W5,CEILING",
+                "--out", out.toString());
 
         String md = Files.readString(w.markdown());
         assertThat(md).contains("### W1 enqueue", "### Redis memory per pending job", "### W2 timing precision",
@@ -52,13 +53,61 @@ class BenchHarnessTest {
         assertThat(log.toString(StandardCharsets.UTF_8)).contains("Redis: redis-server");
     }
 
+    /**
+     * The PostgreSQL part at tiny size on its own PostgreSQL server: delayq's JobStore, and graphile-worker and pg-boss
+     * when node and npm are on the PATH (their packages are installed by npm ci on first use), W1–W3 and the churn.
+     */
+    @Test
+    void aTinyPostgresRunWritesItsTablesTheJsonAndTheCharts(@TempDir Path out) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        ReportWriter.Written w = BenchMain.run(new PrintStream(log, true, StandardCharsets.UTF_8),
+                "--tiny", "--store", "postgres", "--impl", "delayq,graphile-worker,pg-boss", "--only", "W1,W2,W3,CHURN",
+                "--out", out.toString());
+
+        String md = Files.readString(w.markdown());
+        String harnessLog = log.toString(StandardCharsets.UTF_8);
+        assertThat(md).contains("### PostgreSQL W1 enqueue", "### PostgreSQL table and index bytes per pending job",
+                "### PostgreSQL W2 timing", "### PostgreSQL W3 drain", "### PostgreSQL steady churn",
+                "### PostgreSQL targets", "fsync=on", "synchronous_commit=on");
+        boolean node = BenchRedis.findOnPath("node") != null && BenchRedis.findOnPath("npm") != null;
+        for (String table : new String[]{"PG-W1", "PG-SIZE", "PG-W2", "PG-W3", "PG-CHURN"}) {
+            String section = section(md, table);
+            assertThat(section).as(table + " rows; harness log:%n%s", harnessLog).contains("| delayq |");
+            if (node) {
+                assertThat(section).as(table + " rows; harness log:%n%s", harnessLog)
+                        .contains("| graphile-worker-0.17.3 |", "| pg-boss-10.4.2 |", "**delayq ÷ best peer**");
+            } else {
+                assertThat(section).contains("skipped: node and npm are not both on the PATH");
+            }
+        }
+        if (node) {
+            assertThat(section(md, "PG-W2")).contains("| graphile-worker-0.17.3 (pollInterval 100 ms) |");
+            assertThat(section(md, "PG-W3")).contains("| graphile-worker-0.17.3 (localQueue 100, batched completes) |");
+        }
+        for (String png : new String[]{"pg-w1-throughput.png", "pg-w2-lateness.png", "pg-w3-throughput.png"}) {
+            Path p = out.resolve(png);
+            assertThat(p).exists();
+            assertThat(new String(Files.readAllBytes(p), 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
+        }
+        JsonNode json = new ObjectMapper().readTree(w.json().toFile());
+        JsonNode summary = json.get("summary");
+        assertThat(summary.get("PG-W2").get("delayq").get("lost").get("median").asDouble()).isZero();
+        assertThat(summary.get("PG-W3").get("delayq").get("lost").get("median").asDouble()).isZero();
+        assertThat(summary.get("PG-CHURN").get("delayq").get("lost").get("median").asDouble()).isZero();
+        assertThat(summary.get("PG-SIZE").get("delayq").get("bytes_per_job").get("median").asDouble()).isPositive();
+        assertThat(summary.get("PG-W1").get("delayq").get("pg_wal_bytes_per_job").get("median").asDouble()).isPositive();
+        assertThat(json.get("environment").get("postgres").asText()).startsWith("PostgreSQL 16");
+        assertThat(md).doesNotContain("### W1 enqueue", "### Redis memory");
+    }
+
     @Test
     void serviceWorkloadsSayWhyTheyWereSkippedWhenThereIsNoServiceJar(@TempDir Path out) throws Exception {
         ReportWriter.Written w = BenchMain.run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                 "--tiny", "--only", "W4,W6", "--service-jar", out.resolve("missing.jar").toString(), "--out", out.toString());
         String md = Files.readString(w.markdown());
-        assertThat(md).contains("### W4 end to end over HTTP", "### W6 failure",
+        assertThat(md).contains("### W4 end to end over HTTP", "### W6 failure", "### PostgreSQL W4 end to end over HTTP",
                 "delayq-service: skipped: service jar not found");
+        assertThat(section(md, "PG-W4")).contains("delayq-service: skipped: service jar not found");
     }
 
     @Test
@@ -67,6 +116,13 @@ class BenchHarnessTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown workload 'W9'");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchOptions.parse("--impl", "kafka"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("choose from");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchOptions.parse("--store", "mongo"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown store 'mongo'");
+        BenchOptions pgPeers = BenchOptions.parse("--store", "postgres", "--impl", "graphile-worker,pg-boss", "--only", "churn");
+        assertThat(pgPeers.postgresPart()).isTrue();
+        assertThat(pgPeers.redisPart()).isFalse();
+        assertThat(pgPeers.runs("CHURN")).isTrue();
+        assertThat(BenchOptions.parse().store()).isEqualTo("both");
     }
 
     /** The text of one table: from its heading to the next heading. */
@@ -75,6 +131,12 @@ class BenchHarnessTest {
             case "W1" -> "### W1 enqueue";
             case "MEMORY" -> "### Redis memory";
             case "W2" -> "### W2 timing";
+            case "PG-W1" -> "### PostgreSQL W1 enqueue";
+            case "PG-SIZE" -> "### PostgreSQL table and index bytes";
+            case "PG-W2" -> "### PostgreSQL W2 timing";
+            case "PG-W3" -> "### PostgreSQL W3 drain";
+            case "PG-W4" -> "### PostgreSQL W4 end to end";
+            case "PG-CHURN" -> "### PostgreSQL steady churn";
             default -> "### W3 drain";
         };
         int from = md.indexOf(heading);

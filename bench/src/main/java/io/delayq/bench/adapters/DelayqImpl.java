@@ -7,12 +7,14 @@ import io.delayq.bench.Receiver;
 import io.delayq.core.JobStore;
 import io.delayq.core.NewJob;
 import io.delayq.core.StoreStatus;
+import io.delayq.postgres.PostgresStoreOptions;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * delayq through its Java {@link JobStore} API on the PULL lane: single {@code enqueue}, batch enqueue of 1000 per
+ * delayq through its Java {@link JobStore} API on the PULL lane, on whichever store the URI names (Redis, or
+ * PostgreSQL for a {@code jdbc:postgresql:} URL: the same adapter and consumer, another store behind them): single {@code enqueue}, batch enqueue of 1000 per
  * call, and {@link TimedConsumer} (lease a batch, ack the batch; woken by timers at the next due time, not polling).
  * At-least-once: a job stays leased until acked.
  */
@@ -20,6 +22,18 @@ public final class DelayqImpl implements Impl {
     static final int MAX_ATTEMPTS = 10;
     static final int RESERVE_BATCH = 100;
     static final long LEASE_MS = 30_000;
+
+    private final PostgresStoreOptions postgresOptions;
+
+    /** The Redis store, or the PostgreSQL one with its default options. */
+    public DelayqImpl() {
+        this(PostgresStoreOptions.defaults());
+    }
+
+    /** With these options when the URI is PostgreSQL's (the churn shortens the finished-job retention). */
+    public DelayqImpl(PostgresStoreOptions postgresOptions) {
+        this.postgresOptions = postgresOptions;
+    }
 
     @Override
     public String name() {
@@ -42,8 +56,9 @@ public final class DelayqImpl implements Impl {
     }
 
     @Override
-    public QueueAdapter open(String redisUri, String topic) throws Exception {
-        JobStore store = DelayqStores.connect(redisUri);
+    public QueueAdapter open(String storeUri, String topic) throws Exception {
+        JobStore store = storeUri.startsWith("jdbc:postgresql:")
+                ? DelayqStores.connectPostgres(storeUri, postgresOptions) : DelayqStores.connect(storeUri);
         return new QueueAdapter() {
             @Override
             public void enqueue(int id, String json, long delayMs, long dueAt) {

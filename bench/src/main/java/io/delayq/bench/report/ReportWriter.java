@@ -31,17 +31,26 @@ public final class ReportWriter {
                 .append(" repetition(s); ↑ higher is better, ↓ lower is better; the **delayq ÷ best peer** row divides "
                         + "delayq's median by the best peer's median in that column\n\n");
         List<TableSpec> specs = Tables.specs(sizes);
-        for (TableSpec spec : specs) {
-            String t = Tables.render(spec, results);
-            if (t != null) {
-                md.append(t);
+        // The Redis part's tables and where its Redis time goes, then the PostgreSQL part's tables and targets.
+        for (boolean postgres : new boolean[]{false, true}) {
+            for (TableSpec spec : specs) {
+                String t = spec.table().startsWith("PG-") == postgres ? Tables.render(spec, results) : null;
+                if (t != null) {
+                    md.append(t);
+                }
+            }
+            if (!postgres) {
+                for (String impl : new String[]{"delayq", "delayq-service"}) {
+                    String split = Tables.redisSplit(results, impl);
+                    if (split != null) {
+                        md.append(split);
+                    }
+                }
             }
         }
-        for (String impl : new String[]{"delayq", "delayq-service"}) {
-            String split = Tables.redisSplit(results, impl);
-            if (split != null) {
-                md.append(split);
-            }
+        String targets = Tables.pgTargets(results);
+        if (targets != null) {
+            md.append(targets);
         }
         List<Path> charts = new ArrayList<>();
         add(charts, Charts.lateness(results, "W2", "W2 lateness distribution (pooled repetitions)", dir, "w2-lateness.png"));
@@ -53,6 +62,16 @@ public final class ReportWriter {
                 "w3-throughput.png"));
         add(charts, Charts.lateness(results, "W4", "W4 lateness over HTTP", dir, "w4-lateness.png"));
         add(charts, Charts.lateness(results, "W6", "W6 lateness with kill -9 mid-run", dir, "w6-lateness.png"));
+        add(charts, Charts.lateness(results, "PG-W2", "PostgreSQL W2 lateness distribution (pooled repetitions)", dir,
+                "pg-w2-lateness.png"));
+        add(charts, Charts.throughput(results, "PG-W1", "PostgreSQL W1 enqueue throughput",
+                List.of(new String[]{"jobs_per_s", "single add"}, new String[]{"bulk_jobs_per_s", "bulk path"}), dir,
+                "pg-w1-throughput.png"));
+        add(charts, Charts.throughput(results, "PG-W3", "PostgreSQL W3 drain throughput",
+                List.of(new String[]{"drain_jobs_per_s", "drain"}, new String[]{"e2e_jobs_per_s", "end to end"}), dir,
+                "pg-w3-throughput.png"));
+        add(charts, Charts.lateness(results, "PG-W4", "PostgreSQL W4 lateness over HTTP", dir, "pg-w4-lateness.png"));
+        add(charts, Charts.lateness(results, "PG-CHURN", "PostgreSQL churn lateness", dir, "pg-churn-lateness.png"));
         if (!charts.isEmpty()) {
             md.append("### Charts\n\n");
             for (Path c : charts) {

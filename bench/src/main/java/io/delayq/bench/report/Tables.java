@@ -37,7 +37,7 @@ public final class Tables {
                 Column.lower("recovery ms (kill → first delivery after restart)", "recovery_ms", INT),
                 Column.plain("restart to ready ms", "restart_ms", INT)));
         w6.addAll(lateness);
-        return List.of(
+        List<TableSpec> all = new ArrayList<>(List.of(
                 new TableSpec("W1", String.format("W1 enqueue (%,d jobs, delay 10–60 s, 8 producers)", s.w1Jobs()),
                         "Single add: every add acknowledged before the producer's next. Bulk: the implementation's batch path, "
                                 + "1,000 jobs per call. Redis cost columns are INFO deltas (commands inside scripts counted).",
@@ -92,7 +92,89 @@ public final class Tables {
                                 + "ARGV[3], ARGV[1])` with random ids and scores (`-r 100000000`).",
                         List.of(Column.plain("50 clients, no pipeline", "c50", INT), Column.plain("8 clients, no pipeline", "c8", INT),
                                 Column.plain("50 clients, -P 16", "c50p16", INT),
-                                Column.plain("p50 latency ms (50 clients, no pipeline)", "p50_ms", Column.Fmt.D3)), false));
+                                Column.plain("p50 latency ms (50 clients, no pipeline)", "p50_ms", Column.Fmt.D3)), false)));
+        all.addAll(pg(s));
+        return all;
+    }
+
+    /** The PostgreSQL part's tables (ids PG-…): same workloads, PostgreSQL's cost columns. */
+    static List<TableSpec> pg(Sizes s) {
+        List<Column> cost = List.of(Column.lower("PostgreSQL CPU ms / 1k jobs", "pg_cpu_ms_per_1k", INT),
+                Column.lower("WAL bytes / job", "pg_wal_bytes_per_job", INT));
+        List<Column> lateness = List.of(
+                Column.lower("p50 ms", "p50", INT), Column.lower("p90 ms", "p90", INT), Column.lower("p99 ms", "p99", INT),
+                Column.lower("p99.9 ms", "p999", INT), Column.lower("max ms", "max", INT));
+        List<Column> w2 = new ArrayList<>(lateness);
+        w2.addAll(List.of(Column.lower("lost", "lost", INT), Column.lower("dup", "duplicated", INT),
+                Column.plain("due/s", "due_per_s", INT)));
+        w2.addAll(cost);
+        List<Column> w3 = new ArrayList<>(List.of(
+                Column.higher("drain jobs/s (enqueue done → last received)", "drain_jobs_per_s"),
+                Column.higher("end-to-end jobs/s (enqueue start → last received)", "e2e_jobs_per_s"),
+                Column.higher("enqueue jobs/s during W3", "enqueue_jobs_per_s")));
+        w3.addAll(cost);
+        w3.addAll(List.of(Column.lower("lost", "lost", INT), Column.lower("dup", "duplicated", INT)));
+        List<Column> w4 = new ArrayList<>(List.of(Column.higher("enqueue req/s", "enqueue_req_per_s"),
+                Column.higher("delivered jobs/s", "delivered_jobs_per_s")));
+        w4.addAll(lateness);
+        w4.addAll(List.of(Column.lower("lost", "lost", INT), Column.lower("dup", "duplicated", INT)));
+        w4.addAll(cost);
+        List<Column> churn = new ArrayList<>(List.of(Column.plain("jobs/s enqueued", "rate_jobs_per_s", INT),
+                Column.lower("p50 ms", "p50", INT), Column.lower("p99 ms", "p99", INT), Column.lower("max ms", "max", INT),
+                Column.lower("lost", "lost", INT), Column.lower("dup", "duplicated", INT),
+                Column.plain("n_live_tup start", "live_start", INT), Column.plain("n_live_tup ¼", "live_quarter", INT),
+                Column.lower("n_live_tup end", "live_end", INT),
+                Column.plain("n_dead_tup start", "dead_start", INT), Column.plain("n_dead_tup ¼", "dead_quarter", INT),
+                Column.lower("n_dead_tup end", "dead_end", INT),
+                Column.plain("jobs table kB start", "table_kb_start", INT), Column.plain("jobs table kB ¼", "table_kb_quarter", INT),
+                Column.lower("jobs table kB end", "table_kb_end", INT), Column.lower("jobs table kB max", "table_kb_max", INT),
+                Column.lower("all tables kB end", "all_tables_kb_end", INT),
+                Column.plain("autovacuums of the jobs table", "autovacuums", INT)));
+        churn.addAll(cost);
+        return List.of(
+                new TableSpec("PG-W1", String.format("PostgreSQL W1 enqueue (%,d jobs, delay 10–60 s, 8 producers)", s.w1Jobs()),
+                        "The same workload on the bench PostgreSQL, a new database per run. Single add: every add "
+                                + "acknowledged before the producer's next. Bulk: the implementation's batch path, 1,000 jobs "
+                                + "per call. PostgreSQL CPU is the CPU time of all its processes over the run (/proc); WAL "
+                                + "bytes are the WAL insert position's advance.",
+                        List.of(Column.higher("single add, jobs/s", "jobs_per_s"), Column.label("bulk path", "bulk_path"),
+                                Column.higher("bulk, jobs/s", "bulk_jobs_per_s"),
+                                Column.lower("PostgreSQL CPU ms / 1k jobs (single)", "pg_cpu_ms_per_1k", INT),
+                                Column.lower("WAL bytes / job (single)", "pg_wal_bytes_per_job", INT),
+                                Column.lower("PostgreSQL CPU ms / 1k jobs (bulk)", "bulk_pg_cpu_ms_per_1k", INT),
+                                Column.lower("WAL bytes / job (bulk)", "bulk_pg_wal_bytes_per_job", INT)), true),
+                new TableSpec("PG-SIZE", "PostgreSQL table and index bytes per pending job (after W1)",
+                        "Growth of pg_total_relation_size (heap, indexes, TOAST) summed over every table of the run's "
+                                + "database during W1, divided by the jobs: delayq's delayq_jobs (and its counters), "
+                                + "graphile-worker's _private_jobs, pg-boss's partition of pgboss.job for the queue.",
+                        List.of(Column.lower("bytes / pending job, single add", "bytes_per_job", INT),
+                                Column.lower("bytes / pending job, bulk path", "bulk_bytes_per_job", INT)), true),
+                new TableSpec("PG-W2", String.format("PostgreSQL W2 timing precision (%,d jobs due over ~%.1f s, consumers "
+                        + "running, concurrency 8) — lateness", s.w2Jobs(), s.w2SpanMs() / 1000.0),
+                        "Lateness = consumer's clock on receipt − intended due time (producer's clock before the add + delay), "
+                                + "ms resolution. How each implementation wakes up for a job due later is in bench/README.md: "
+                                + "delayq arms a timer at the next due time (LISTEN/NOTIFY tells it of earlier ones); "
+                                + "graphile-worker polls every pollInterval; pg-boss polls every pollingIntervalSeconds.",
+                        w2, true),
+                new TableSpec("PG-W3", String.format("PostgreSQL W3 drain (%,d already-due jobs, consumer concurrency 8)", s.w3Jobs()),
+                        "Consumers connected but gated until the last add returned. Every implementation here holds a job "
+                                + "until it is acknowledged (at-least-once).", w3, true),
+                new TableSpec("PG-W4", String.format("PostgreSQL W4 end to end over HTTP (%,d jobs through the service, due "
+                        + "over ~%.1f s, HTTP callback receiver)", s.w4Jobs(), s.w4SpanMs() / 1000.0),
+                        "The service jar as a child process with store: {type: postgres} on the bench PostgreSQL (a new "
+                                + "database per repetition); producers POST single jobs; a local HTTP server answers every "
+                                + "callback 200.", w4, false),
+                new TableSpec("PG-CHURN", String.format("PostgreSQL steady churn (%,d jobs/s for %,d s, delays 0–%.0f s, "
+                                + "consumers running) — bloat", s.churnRate(), s.churnSeconds(), s.churnMaxDelayMs() / 1000.0),
+                        "Jobs enqueued at a fixed rate while consumers take and acknowledge them, once per implementation. "
+                                + "The jobs table's n_live_tup / n_dead_tup (pg_stat_user_tables) and pg_total_relation_size "
+                                + "are sampled from the start of the steady phase (empty table) to its end; ¼ is the sample "
+                                + "nearest a quarter of it. delayq runs with finishedRetention 10 s (its reaper deletes "
+                                + "finished rows every second); graphile-worker deletes a job when it succeeds; pg-boss runs "
+                                + "with archiveCompletedAfterSeconds 10 and maintenanceIntervalSeconds 10 (it moves completed "
+                                + "jobs to pgboss.archive, counted in \"all tables\"). Autovacuum is PostgreSQL's default "
+                                + "(naptime 1 min); delayq's table sets vacuum and analyze scale factors of 1–2 %.",
+                        churn, true));
     }
 
     /** Renders one table; {@code null} when it has no rows and no notes. */
@@ -196,8 +278,59 @@ public final class Tables {
     }
 
     static String shortName(String impl) {
+        for (String multiWord : List.of("graphile-worker", "pg-boss")) {
+            if (impl.startsWith(multiWord)) {
+                int variant = impl.indexOf(" (");
+                return multiWord + (variant > 0 ? impl.substring(variant) : "");
+            }
+        }
         int dash = impl.indexOf('-');
         return dash > 0 ? impl.substring(0, dash) : impl;
+    }
+
+    /**
+     * The PostgreSQL part's targets, from delayq's medians and the best PostgreSQL peer's medians of this run:
+     * W2 p99 ≤ 10 ms, W3 drain ≥ 2× and W1 bulk ≥ 2× the best peer. {@code null} when delayq did not run there.
+     */
+    public static String pgTargets(Results results) {
+        StringBuilder sb = new StringBuilder();
+        double p99 = median(results, "PG-W2", "delayq", "p99");
+        if (!Double.isNaN(p99)) {
+            sb.append(String.format("| W2 lateness p99 ≤ 10 ms | delayq p99 %,.0f ms | %s |%n", p99,
+                    p99 <= 10 ? "met" : "missed"));
+        }
+        sb.append(twice(results, "PG-W3", "drain_jobs_per_s", "W3 drain (lease + ack) ≥ 2× the best PostgreSQL peer"));
+        sb.append(twice(results, "PG-W1", "bulk_jobs_per_s", "W1 bulk ≥ 2× the best PostgreSQL peer"));
+        if (sb.isEmpty()) {
+            return null;
+        }
+        return "### PostgreSQL targets (medians of this run)\n\n| target | this run | |\n|---|---|---|\n" + sb + "\n";
+    }
+
+    private static String twice(Results results, String table, String metric, String target) {
+        double d = median(results, table, "delayq", metric);
+        if (Double.isNaN(d)) {
+            return "";
+        }
+        String best = null;
+        double bestValue = Double.NaN;
+        for (String impl : results.impls(table)) {
+            double v = median(results, table, impl, metric);
+            if (isPeer(impl) && !Double.isNaN(v) && (best == null || v > bestValue)) {
+                best = impl;
+                bestValue = v;
+            }
+        }
+        if (best == null) {
+            return String.format("| %s | delayq %,.0f jobs/s, no peer measured | – |%n", target, d);
+        }
+        double ratio = d / bestValue;
+        return String.format("| %s | delayq %,.0f jobs/s = **%.2f×** %s (%,.0f) | %s |%n", target, d, ratio, best, bestValue,
+                ratio >= 2 ? "met" : "missed");
+    }
+
+    private static double median(Results results, String table, String impl, String metric) {
+        return Stats.Summary.of(results.values(table, impl, metric)).median();
     }
 
     /**
