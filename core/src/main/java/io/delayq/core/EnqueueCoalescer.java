@@ -1,9 +1,5 @@
-package io.delayq.redis;
+package io.delayq.core;
 
-import io.delayq.core.EnqueueResult;
-import io.delayq.core.NewJob;
-import io.delayq.core.StoreException;
-import io.delayq.core.StoreStatus;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,19 +14,20 @@ import java.util.function.Function;
  * Turns concurrent single enqueues into shared batch calls (group commit). A caller queues its job; whoever gets
  * one of the {@value #LEADERS} leader slots takes what is queued (up to {@value #MAX_BATCH}) and runs it as one
  * batch, the others wait for their answer. A lone caller leads its own batch of one at once, so nothing waits for a
- * timer; under load, jobs that arrive while batches are in flight share the next one, which cuts Redis calls and
- * round trips per job.
+ * timer; under load, jobs that arrive while batches are in flight share the next one, which cuts round trips per
+ * job — and, on PostgreSQL, commits (each one a WAL flush) per job.
  *
- * <p>Two leaders rather than one: while one batch is in Redis, the next is being sent or its answers handed out, so
+ * <p>Two leaders rather than one: while one batch is in the store, the next is being sent or its answers handed out, so
  * neither Redis nor the callers sit idle during the other's half of the round trip (W1 single adds, 8 producers on
  * 2 cores: one leader 24.7k jobs/s at 2.6 Redis calls/job, two 26.6–28.3k at 2.0, four 25.8–26.6k at 3.6).
  *
- * <p>Each caller still gets its own result only after Redis has answered for its job.
+ * <p>Each caller still gets its own result only after the store has answered for its job.
  */
-final class EnqueueCoalescer {
+public final class EnqueueCoalescer {
     static final int MAX_BATCH = 500;
     static final int LEADERS = 2;
 
+    private final String backend;
     private final Function<List<NewJob>, List<EnqueueResult>> batch;
     private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final Semaphore leaders = new Semaphore(LEADERS);
@@ -47,11 +44,17 @@ final class EnqueueCoalescer {
         }
     }
 
-    EnqueueCoalescer(Function<List<NewJob>, List<EnqueueResult>> batch) {
+    /**
+     * @param backend the store's name for messages ("Redis", "PostgreSQL")
+     * @param batch   the store's batch enqueue
+     */
+    public EnqueueCoalescer(String backend, Function<List<NewJob>, List<EnqueueResult>> batch) {
+        this.backend = backend;
         this.batch = batch;
     }
 
-    EnqueueResult submit(NewJob job) {
+    /** Enqueues one job, in a batch shared with whatever else is queued; returns once the store has answered. */
+    public EnqueueResult submit(NewJob job) {
         Pending mine = new Pending(job, new CompletableFuture<>(), Thread.currentThread());
         queue.add(mine);
         while (!mine.result().isDone()) {
@@ -72,7 +75,7 @@ final class EnqueueCoalescer {
                 if (Thread.interrupted()) {
                     Thread.currentThread().interrupt();
                     if (!mine.result().isDone()) {
-                        throw new StoreException(StoreStatus.UNAVAILABLE, "interrupted while waiting for Redis to accept job "
+                        throw new StoreException(StoreStatus.UNAVAILABLE, "interrupted while waiting for " + backend + " to accept job "
                                 + job.ref() + "; it may or may not have been scheduled (enqueue it again: it is idempotent)");
                     }
                 }

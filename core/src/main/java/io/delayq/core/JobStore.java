@@ -3,6 +3,7 @@ package io.delayq.core;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The storage SPI: scheduling and delivery state of jobs. Methods are the transitions of {@link JobState}; batch forms
@@ -16,12 +17,24 @@ import java.util.Set;
  *   <li>Every lease has a fresh token; ack, nack and extend with any other token answer
  *       {@link StoreStatus#STALE_LEASE} and change nothing.</li>
  *   <li>A job accepted by {@link #enqueue} is not lost: it ends {@link JobState#SUCCEEDED}, {@link JobState#CANCELLED},
- *       or {@link JobState#DEAD} with an outbox entry.</li>
+ *       or {@link JobState#DEAD} with an outbox entry; or, when its stored form is damaged beyond parsing, in the
+ *       store's quarantine with its raw form.</li>
  *   <li>Each operation costs O(log N) in the size of the topic, or O(batch); nothing scans all jobs.</li>
  * </ul>
  * Failures to reach the backend surface as {@link StoreException} with {@link StoreStatus#UNAVAILABLE}.
  */
 public interface JobStore extends AutoCloseable {
+
+    /**
+     * How many times a job whose <em>last</em> attempt's lease expired is tried again without using up that attempt.
+     * An expired lease is an unknown outcome, not a failure: the callback may have answered 2xx and the
+     * acknowledgement been lost (a killed instance, a store outage longer than the lease, a lost reserve reply). So
+     * the last attempt is not turned into a dead letter on the first expiry; it is leased once more under the same
+     * attempt number (so no attempt number ever exceeds {@code maxAttempts}). When that lease expires too, the job is
+     * {@link JobState#DEAD} with a last error that says the outcome is unknown, so that a job whose consumer always
+     * crashes still ends. Expiries before the last attempt count as failed attempts, as nacks do.
+     */
+    int EXPIRED_LAST_ATTEMPT_RETRIES = 1;
 
     /**
      * Schedules jobs. Idempotent per topic and id: the same id with the same {@link NewJob#fingerprint()} answers the
@@ -48,7 +61,8 @@ public interface JobStore extends AutoCloseable {
 
     /**
      * Moves a scheduled or leased job to a new run time (a leased job's token goes stale). Exactly one of the two
-     * arguments is non-null.
+     * arguments is non-null. The attempt of a leased job is withdrawn, not used up: its number is given back (the next
+     * lease has it again) and the job's history records that it was interrupted.
      *
      * @throws StoreException {@link StoreStatus#NOT_FOUND}, or {@link StoreStatus#NOT_IN_STATE} when it has finished
      */
@@ -57,6 +71,9 @@ public interface JobStore extends AutoCloseable {
     /**
      * Leases up to {@code max} due jobs of one topic and delivery lane, earliest run time first. Each lease lasts the
      * job's own {@code timeoutMs}, or {@code defaultLeaseMs}; its attempt number is one more than before.
+     *
+     * <p>A job whose stored form cannot be decoded costs no other lease of the batch: it is left out of the answer,
+     * logged, and ends (made {@link JobState#DEAD}, or moved to the quarantine when even the store cannot parse it).
      */
     ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs);
 
@@ -80,8 +97,10 @@ public interface JobStore extends AutoCloseable {
     long extend(LeaseRef lease, long leaseMs);
 
     /**
-     * Takes back up to {@code max} leases of the topic whose deadline has passed. Each counts as a failed attempt:
-     * the job is due again at once, or dead when it has no attempts left.
+     * Takes back up to {@code max} leases of the topic whose deadline has passed. Each counts as a failed attempt
+     * ("lease expired"), and the job is due again at once; on the last attempt see
+     * {@link #EXPIRED_LAST_ATTEMPT_RETRIES}. A job whose stored form cannot be parsed is moved to the quarantine and
+     * costs the others nothing.
      *
      * @return how many leases were taken back
      */
@@ -101,7 +120,19 @@ public interface JobStore extends AutoCloseable {
     /** The topic's settings; {@link TopicSettings#empty()} when none were stored. */
     TopicSettings settings(String topic);
 
+    /** Replaces the topic's settings whole (a blind write; see {@link #updateSettings} for changes). */
     void putSettings(String topic, TopicSettings settings);
+
+    /**
+     * Changes the topic's settings atomically: {@code change} gets the settings as stored and returns the new ones,
+     * which are written only if nothing else changed them meanwhile; otherwise {@code change} is applied again to the
+     * newer settings. So two concurrent updates of different fields both survive. {@code change} may run several
+     * times and must not have side effects; an exception from it stores nothing and is thrown to the caller.
+     *
+     * @return the settings as written
+     * @throws StoreException {@link StoreStatus#CONFLICT} when other updates kept winning for too long
+     */
+    TopicSettings updateSettings(String topic, UnaryOperator<TopicSettings> change);
 
     /**
      * Registers for notifications from every instance sharing this store.
@@ -113,11 +144,26 @@ public interface JobStore extends AutoCloseable {
     /** Sends a broadcast job to the {@link StoreListener#onBroadcast} of every subscribed instance. */
     void publishBroadcast(Job job);
 
-    /** Up to {@code max} finished jobs waiting for the archive, oldest first. */
+    /**
+     * Up to {@code max} finished jobs waiting for the archive, oldest first (a store split into partitions may take
+     * turns between them instead). Costs O(max) entries read and decoded, however many topics have a backlog. An
+     * entry that cannot be decoded comes back {@linkplain OutboxEntry#unreadable() marked unreadable}, never as an
+     * exception.
+     */
     List<OutboxEntry> readOutbox(int max);
 
     /** Removes outbox entries the archive has durably written. */
     void deleteOutbox(List<OutboxEntry> entries);
+
+    /**
+     * Moves outbox entries out of the outbox into the store's quarantine, kept with their raw form and the reason, for
+     * an operator to repair (storage-redis/README.md and storage-postgres/README.md say where and how). For entries
+     * that cannot be decoded, so that they stop coming back in every read.
+     */
+    void quarantineOutbox(List<OutboxEntry> entries);
+
+    /** How many entries and jobs wait in the quarantine (unreadable outbox entries, unparseable job records). */
+    long quarantineSize();
 
     /** How many finished jobs wait in the outbox. */
     long outboxSize();

@@ -49,6 +49,13 @@ public abstract class JobStoreContract {
      */
     protected abstract JobStore newUnreachableStore();
 
+    /**
+     * Spoils the stored form of a scheduled job, through {@code store}'s own connection, so that the store's code can
+     * no longer decode it (as a record written by an incompatible version, or damaged, would be) while the store's
+     * transitions can still move it: e.g. a backoff JSON of an unknown type.
+     */
+    protected abstract void makeUnreadable(JobStore store, JobRef ref);
+
     protected JobStore store;
     protected String topic;
 
@@ -404,19 +411,119 @@ public abstract class JobStoreContract {
 
     @Test
     void expiringTheLastAttemptMakesTheJobDead() {
+        // A consumer that always crashes: every lease expires. The job still ends, after its attempts and the
+        // unknown-outcome retries of its last attempt (JobStore.EXPIRED_LAST_ATTEMPT_RETRIES), never numbered past 2.
         store.enqueue(NewJob.delayed(topic, "crashy", PAYLOAD, 0, 2));
-        for (int attempt = 1; attempt <= 2; attempt++) {
-            Lease lease = awaitLease(Delivery.PULL, 2_000, 50);
-            assertThat(lease.attempt()).isEqualTo(attempt);
-            awaitTrue(() -> store.now() > lease.deadline(), 2_000);
+        List<Integer> attempts = new ArrayList<>();
+        for (int lease = 1; lease <= 2 + JobStore.EXPIRED_LAST_ATTEMPT_RETRIES; lease++) {
+            Lease l = awaitLease(Delivery.PULL, 2_000, 50);
+            attempts.add(l.attempt());
+            awaitTrue(() -> store.now() > l.deadline(), 2_000);
             assertThat(store.expireLeases(topic, 10)).isEqualTo(1);
         }
+        assertThat(attempts).startsWith(1, 2).allSatisfy(a -> assertThat(a).isLessThanOrEqualTo(2));
         Job dead = find("crashy");
         assertThat(dead.state()).isEqualTo(JobState.DEAD);
-        assertThat(dead.history()).hasSize(2);
+        assertThat(dead.lastError()).as("says that the outcome is unknown").contains("outcome unknown");
+        assertThat(dead.history()).hasSize(2 + JobStore.EXPIRED_LAST_ATTEMPT_RETRIES);
         assertThat(store.reserve(topic, Delivery.PULL, 10, 1_000).leases()).isEmpty();
         assertThat(outboxOf(topic)).extracting(e -> e.job().id()).containsExactly("crashy");
         assertThat(store.stats(topic).dead()).isEqualTo(1);
+    }
+
+    @Test
+    void anExpiredLastAttemptIsLeasedOnceMoreUnderTheSameNumber() {
+        // maxAttempts 1 and a lease that expires (a lost reserve reply, a killed instance, acks lost in an outage):
+        // the outcome is unknown, so the job is not a dead letter yet.
+        store.enqueue(NewJob.delayed(topic, "unknown", PAYLOAD, 0, 1));
+        Lease first = awaitLease(Delivery.PULL, 2_000, 50);
+        assertThat(first.attempt()).isEqualTo(1);
+        awaitTrue(() -> store.now() > first.deadline(), 2_000);
+        assertThat(store.expireLeases(topic, 10)).isEqualTo(1);
+
+        Job back = find("unknown");
+        assertThat(back.state()).as("not dead on an unknown outcome").isEqualTo(JobState.SCHEDULED);
+        assertThat(back.attempts()).as("the last attempt is not used up").isZero();
+        assertThat(back.history()).hasSize(1);
+        assertThat(back.history().get(0).number()).isEqualTo(1);
+        assertThat(back.history().get(0).error()).contains("lease expired");
+        assertThat(outboxOf(topic)).isEmpty();
+
+        Lease second = awaitLease(Delivery.PULL, 2_000);
+        assertThat(second.attempt()).as("never numbered past maxAttempts").isEqualTo(1);
+        assertThat(store.ack(List.of(LeaseRef.of(first)))).as("the expired lease stays stale")
+                .containsExactly(StoreStatus.STALE_LEASE);
+        assertThat(store.ack(List.of(LeaseRef.of(second)))).containsExactly(StoreStatus.OK);
+        Job done = find("unknown");
+        assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(done.attempts()).isEqualTo(1);
+        assertThat(done.history()).extracting(Attempt::number).containsExactly(1, 1);
+    }
+
+    @Test
+    void aNackAfterAnExpiredLastAttemptStillKillsTheJob() {
+        store.enqueue(NewJob.delayed(topic, "then-fails", PAYLOAD, 0, 1));
+        Lease first = awaitLease(Delivery.PULL, 2_000, 50);
+        awaitTrue(() -> store.now() > first.deadline(), 2_000);
+        assertThat(store.expireLeases(topic, 10)).isEqualTo(1);
+        Lease second = awaitLease(Delivery.PULL, 2_000);
+        assertThat(store.nack(LeaseRef.of(second), Failure.retryAfter(0, "HTTP 500", 500))).isEqualTo(StoreStatus.OK);
+        Job dead = find("then-fails");
+        assertThat(dead.state()).isEqualTo(JobState.DEAD);
+        assertThat(dead.lastError()).isEqualTo("HTTP 500");
+        assertThat(outboxOf(topic)).extracting(e -> e.job().id()).containsExactly("then-fails");
+    }
+
+    @Test
+    void anUnreadableJobCostsNoOtherLeaseOfItsBatch() {
+        store.enqueue(List.of(
+                NewJob.delayed(topic, "u1", PAYLOAD, 0, 3),
+                NewJob.delayed(topic, "u2", PAYLOAD, 0, 3),
+                NewJob.delayed(topic, "u3", PAYLOAD, 0, 3)));
+        makeUnreadable(store, new JobRef(topic, "u2"));
+        sleep(5);
+
+        ReserveResult r = store.reserve(topic, Delivery.PULL, 10, 60_000);
+        assertThat(r.leases()).extracting(l -> l.job().id()).containsExactlyInAnyOrder("u1", "u3");
+        assertThat(r.leases()).allSatisfy(l -> assertThat(l.attempt()).isEqualTo(1));
+        assertThat(store.reserve(topic, Delivery.PULL, 10, 60_000).leases()).as("the unreadable job is not leased again")
+                .isEmpty();
+        TopicStats stats = store.stats(topic);
+        assertThat(stats.leased()).isEqualTo(2);
+        assertThat(stats.dead()).as("the unreadable job ended").isEqualTo(1);
+        assertThat(store.ack(r.leases().stream().map(LeaseRef::of).toList())).containsOnly(StoreStatus.OK);
+        List<OutboxEntry> dead = outboxOf(topic);
+        assertThat(dead).singleElement().satisfies(e -> assertThat(e.ref().id()).isEqualTo("u2"));
+        store.quarantineOutbox(dead); // other tests on this backend read the outbox too
+    }
+
+    @Test
+    void anUnreadableOutboxEntryIsHandedOutMarkedAndCanBeQuarantined() {
+        store.enqueue(List.of(NewJob.delayed(topic, "fine", PAYLOAD, 0, 1), NewJob.delayed(topic, "spoilt", PAYLOAD, 0, 1)));
+        makeUnreadable(store, new JobRef(topic, "spoilt"));
+        sleep(5);
+        List<Lease> leases = store.reserve(topic, Delivery.PULL, 10, 60_000).leases();
+        assertThat(leases).extracting(l -> l.job().id()).containsExactly("fine");
+        assertThat(store.nack(LeaseRef.of(leases.get(0)), Failure.dead("HTTP 410", 410))).isEqualTo(StoreStatus.OK);
+
+        List<OutboxEntry> mine = outboxOf(topic);
+        assertThat(mine).extracting(e -> e.ref().id()).containsExactlyInAnyOrder("fine", "spoilt");
+        OutboxEntry readable = mine.stream().filter(e -> e.ref().id().equals("fine")).findFirst().orElseThrow();
+        assertThat(readable.isReadable()).isTrue();
+        assertThat(readable.job().state()).isEqualTo(JobState.DEAD);
+        OutboxEntry unreadable = mine.stream().filter(e -> e.ref().id().equals("spoilt")).findFirst().orElseThrow();
+        assertThat(unreadable.isReadable()).isFalse();
+        assertThat(unreadable.job()).isNull();
+        assertThat(unreadable.unreadable().ref()).isEqualTo(new JobRef(topic, "spoilt"));
+        assertThat(unreadable.unreadable().raw()).as("kept for an operator").contains("close if unpaid");
+        assertThat(unreadable.unreadable().reason()).isNotBlank();
+
+        long quarantinedBefore = store.quarantineSize();
+        store.quarantineOutbox(List.of(unreadable));
+        assertThat(outboxOf(topic)).extracting(e -> e.ref().id()).containsExactly("fine");
+        assertThat(store.quarantineSize()).isEqualTo(quarantinedBefore + 1);
+        store.deleteOutbox(List.of(readable));
+        assertThat(outboxOf(topic)).isEmpty();
     }
 
     @Test
@@ -491,6 +598,31 @@ public abstract class JobStoreContract {
         store.ack(List.of(LeaseRef.of(again)));
         assertStatus(() -> store.reschedule(lease.ref(), 0L, null), StoreStatus.NOT_IN_STATE);
         assertStatus(() -> store.reschedule(new JobRef(topic, "missing"), 0L, null), StoreStatus.NOT_FOUND);
+    }
+
+    @Test
+    void reschedulingALeasedJobGivesItsAttemptBackAndSaysSoInItsHistory() {
+        store.enqueue(NewJob.delayed(topic, "r4", PAYLOAD, 0, 1));
+        Lease lease = awaitLease(Delivery.PULL, 2_000);
+        assertThat(lease.attempt()).isEqualTo(1);
+        Job moved = store.reschedule(lease.ref(), 0L, null);
+        assertThat(moved.attempts()).as("the interrupted attempt does not count").isZero();
+        assertThat(moved.history()).hasSize(1);
+        assertThat(moved.history().get(0).number()).isEqualTo(1);
+        assertThat(moved.history().get(0).error()).contains("rescheduled");
+        assertThat(find("r4").history()).isEqualTo(moved.history());
+
+        Lease again = awaitLease(Delivery.PULL, 2_000);
+        assertThat(again.attempt()).as("never numbered past maxAttempts").isEqualTo(1);
+        assertThat(store.ack(List.of(LeaseRef.of(again)))).containsExactly(StoreStatus.OK);
+        Job done = find("r4");
+        assertThat(done.attempts()).isEqualTo(1);
+        assertThat(done.history()).extracting(Attempt::number).containsExactly(1, 1);
+
+        store.enqueue(NewJob.delayed(topic, "r5", PAYLOAD, 600_000, 3));
+        Job waiting = store.reschedule(new JobRef(topic, "r5"), 600_000L, null);
+        assertThat(waiting.history()).as("a job that was not leased has no attempt to withdraw").isEmpty();
+        assertThat(waiting.attempts()).isZero();
     }
 
     // ------------------------------------------------------------------ retention and outages
@@ -590,6 +722,57 @@ public abstract class JobStoreContract {
         try (JobStore other = newStore()) {
             assertThat(other.settings(topic)).isEqualTo(settings);
         }
+    }
+
+    @Test
+    void concurrentSettingsUpdatesOfDifferentFieldsBothSurvive() throws Exception {
+        store.putSettings(topic, new TopicSettings(null, 3, null, null, false, null));
+        CountDownLatch pausingRead = new CountDownLatch(1);
+        CountDownLatch otherWrote = new CountDownLatch(1);
+        AtomicInteger pausingCalls = new AtomicInteger();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (JobStore other = newStore()) {
+            // Instance A reads the settings to pause the topic; instance B changes maxAttempts before A writes.
+            Future<TopicSettings> pausing = pool.submit(() -> store.updateSettings(topic, current -> {
+                if (pausingCalls.incrementAndGet() == 1) {
+                    pausingRead.countDown();
+                    awaitLatch(otherWrote);
+                }
+                return new TopicSettings(current.callback(), current.maxAttempts(), current.backoff(),
+                        current.timeoutMs(), true, current.archiveSucceeded());
+            }));
+            awaitLatch(pausingRead);
+            TopicSettings written = other.updateSettings(topic, current -> new TopicSettings(current.callback(), 7,
+                    current.backoff(), current.timeoutMs(), current.paused(), current.archiveSucceeded()));
+            assertThat(written.maxAttempts()).isEqualTo(7);
+            otherWrote.countDown();
+            TopicSettings result = pausing.get(10, TimeUnit.SECONDS);
+
+            TopicSettings stored = store.settings(topic);
+            assertThat(stored.isPaused()).as("the pause survives").isTrue();
+            assertThat(stored.maxAttempts()).as("the other update survives").isEqualTo(7);
+            assertThat(result).isEqualTo(stored);
+            assertThat(other.settings(topic)).isEqualTo(stored);
+            assertThat(pausingCalls.get()).as("applied again to the newer settings").isEqualTo(2);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aSettingsUpdateStartsFromNothingAndARefusedOneStoresNothing() {
+        TopicSettings first = store.updateSettings(topic, current -> {
+            assertThat(current).isEqualTo(TopicSettings.empty());
+            return new TopicSettings(null, 5, null, null, null, null);
+        });
+        assertThat(first.maxAttempts()).isEqualTo(5);
+        assertThat(store.settings(topic)).isEqualTo(first);
+        assertThat(store.topics()).contains(topic);
+
+        assertThatThrownBy(() -> store.updateSettings(topic, current -> {
+            throw new IllegalArgumentException("maxAttempts must be at most 100");
+        })).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 100");
+        assertThat(store.settings(topic)).isEqualTo(first);
     }
 
     // ------------------------------------------------------------------ notifications
@@ -792,7 +975,7 @@ public abstract class JobStoreContract {
     protected List<OutboxEntry> outboxOf(String t) {
         List<OutboxEntry> mine = new ArrayList<>();
         for (OutboxEntry e : store.readOutbox(100_000)) {
-            if (e.job().topic().equals(t)) {
+            if (e.ref().topic().equals(t)) {
                 mine.add(e);
             }
         }
@@ -841,6 +1024,15 @@ public abstract class JobStoreContract {
                 throw new AssertionError("condition not met within " + timeoutMs + " ms");
             }
             sleep(10);
+        }
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).as("latch released").isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
         }
     }
 

@@ -54,11 +54,33 @@ interface JobQueries {
             + " ON CONFLICT (topic) DO UPDATE SET settings = excluded.settings")
     void putSettings(@Bind("topic") String topic, @Bind("settings") String settingsJson);
 
+    /**
+     * Compare-and-set: writes the settings only if they are still {@code expected} (JSON as read by {@link #settings},
+     * or null when there were none). Present when written.
+     */
+    @SqlQuery("INSERT INTO delayq_topics AS t (topic, settings) VALUES (:topic, :settings::jsonb)"
+            + " ON CONFLICT (topic) DO UPDATE SET settings = excluded.settings"
+            + " WHERE t.settings IS NOT DISTINCT FROM :expected::jsonb RETURNING true")
+    Optional<Boolean> compareAndSetSettings(@Bind("topic") String topic, @Bind("expected") String expectedJson,
+                                            @Bind("settings") String settingsJson);
+
     @SqlQuery("SELECT * FROM delayq_outbox ORDER BY seq LIMIT :max")
     List<OutboxEntry> readOutbox(@Bind("max") int max);
 
     @SqlUpdate("DELETE FROM delayq_outbox WHERE seq = ANY(:seqs::bigint[])")
     int deleteOutbox(@Bind("seqs") Long[] seqs);
+
+    /** Moves outbox rows, whole, to {@code delayq_quarantine} with a reason each; one statement. */
+    @SqlUpdate("WITH moved AS (DELETE FROM delayq_outbox o"
+            + " USING unnest(:seqs::bigint[], :reasons::text[]) AS r(seq, reason) WHERE o.seq = r.seq"
+            + " RETURNING o.topic, o.id, r.reason, to_jsonb(o) AS entry)"
+            + " INSERT INTO delayq_quarantine (origin, topic, id, reason, entry)"
+            + " SELECT 'outbox', topic, id, reason, entry FROM moved")
+    int quarantineOutbox(@Bind("seqs") Long[] seqs, @Bind("reasons") String[] reasons);
+
+    /** Exact, like the outbox size: the quarantine holds only what could not be read. */
+    @SqlQuery("SELECT count(*) FROM delayq_quarantine")
+    long quarantineSize();
 
     /** Exact: the outbox is small unless the archive has been down, and this is read by a gauge, not per job. */
     @SqlQuery("SELECT count(*) FROM delayq_outbox")

@@ -3,6 +3,7 @@ package io.delayq.postgres;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delayq.core.Attempt;
 import io.delayq.core.Backoff;
 import io.delayq.core.Callback;
@@ -13,6 +14,7 @@ import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
 
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -51,6 +53,16 @@ final class JobRowMapper implements RowMapper<Job> {
             throw new IllegalStateException("job " + topic + "/" + id + " has a malformed row in delayq_jobs: "
                     + e.getOriginalMessage(), e);
         }
+    }
+
+    /** A row as a JSON object of its columns' text, for an operator to read when the row cannot be decoded. */
+    String rawRow(ResultSet rs) throws SQLException {
+        ResultSetMetaData meta = rs.getMetaData();
+        ObjectNode row = mapper.createObjectNode();
+        for (int c = 1; c <= meta.getColumnCount(); c++) {
+            row.put(meta.getColumnLabel(c), rs.getString(c));
+        }
+        return row.toString();
     }
 
     /** The lease token of a leased row. */

@@ -48,14 +48,15 @@ interface JobTransitions {
 
     /** How many leases were taken back. */
     @SqlQuery
-    int expire(@Bind("topic") String topic, @Bind("max") int max, @Bind("historySize") int historySize);
+    int expire(@Bind("topic") String topic, @Bind("max") int max, @Bind("historySize") int historySize,
+               @Bind("lastAttemptRetries") int lastAttemptRetries);
 
     @SqlQuery
     Optional<Targeted> cancel(@Bind("topic") String topic, @Bind("id") String id);
 
     @SqlQuery
     Optional<Targeted> reschedule(@Bind("topic") String topic, @Bind("id") String id, @Bind("delayMs") Long delayMs,
-                                  @Bind("runAtMs") Long runAtMs);
+                                  @Bind("runAtMs") Long runAtMs, @Bind("historySize") int historySize);
 
     /** How many finished jobs were dropped. */
     @SqlQuery

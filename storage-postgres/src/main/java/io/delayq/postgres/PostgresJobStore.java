@@ -3,6 +3,7 @@ package io.delayq.postgres;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.Delivery;
+import io.delayq.core.EnqueueCoalescer;
 import io.delayq.core.EnqueueResult;
 import io.delayq.core.Failure;
 import io.delayq.core.Job;
@@ -49,6 +50,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
 /**
@@ -59,10 +61,15 @@ import javax.sql.DataSource;
  */
 public final class PostgresJobStore implements JobStore {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresJobStore.class);
-    /** Jobs per enqueue statement: bounds the statement's size (payloads up to 64 KiB each) and its lock set. */
-    static final int ENQUEUE_CHUNK = 500;
+    /**
+     * Jobs per enqueue statement: a whole API batch (at most 1,000) is one statement, so one commit and one WAL flush;
+     * larger lists are split to bound a statement's size (payloads up to 64 KiB each) and its lock set.
+     */
+    static final int ENQUEUE_CHUNK = 1_000;
     private static final int MAX_RESERVE = 10_000;
     private static final int REAPER_STATEMENTS_PER_PASS = 10;
+    /** Compare-and-set rounds of one settings update before it gives up (each lost round means another update won). */
+    private static final int SETTINGS_UPDATE_ROUNDS = 50;
     private static final Comparator<JobRef> REF_ORDER = Comparator.comparing(JobRef::topic).thenComparing(JobRef::id);
 
     private final JobTransitions transitions;
@@ -72,6 +79,7 @@ public final class PostgresJobStore implements JobStore {
     private final Notifications notifications;
     private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService reaper;
+    private final EnqueueCoalescer coalescer = new EnqueueCoalescer("PostgreSQL", this::enqueue);
     private volatile Runnable onClose = () -> { };
 
     /**
@@ -116,6 +124,17 @@ public final class PostgresJobStore implements JobStore {
 
     // ---------------------------------------------------------------- enqueue
 
+    /**
+     * One job; concurrent callers share statements (see {@link EnqueueCoalescer}), so that eight producers cost one
+     * commit, one WAL flush, instead of eight.
+     */
+    @Override
+    public EnqueueResult enqueue(NewJob job) {
+        JobRules.checkTopic(job.topic());
+        JobRules.checkId(job.id());
+        return coalescer.submit(job);
+    }
+
     @Override
     public List<EnqueueResult> enqueue(List<NewJob> jobs) {
         if (jobs.isEmpty()) {
@@ -124,11 +143,13 @@ public final class PostgresJobStore implements JobStore {
         // The first occurrence of each id is written; a repeat in the same batch is answered from it, as a repeat of
         // a stored job would be.
         Map<JobRef, Integer> firsts = new LinkedHashMap<>();
+        String[] fingerprints = new String[jobs.size()]; // a SHA-256 each: computed once
         for (int i = 0; i < jobs.size(); i++) {
             NewJob job = jobs.get(i);
             JobRules.checkTopic(job.topic());
             JobRules.checkId(job.id());
             firsts.putIfAbsent(job.ref(), i);
+            fingerprints[i] = job.fingerprint();
         }
         registerTopics(jobs);
         // Sorted, so that concurrent batches take row locks in one order and never deadlock.
@@ -145,12 +166,12 @@ public final class PostgresJobStore implements JobStore {
             }
             for (int from = 0; from < pending.size(); from += ENQUEUE_CHUNK) {
                 List<JobRef> chunk = pending.subList(from, Math.min(pending.size(), from + ENQUEUE_CHUNK));
-                for (Created c : insert(chunk, firsts, jobs)) {
+                for (Created c : insert(chunk, firsts, jobs, fingerprints)) {
                     JobRef ref = new JobRef(c.topic(), c.id());
-                    NewJob job = jobs.get(firsts.get(ref));
+                    int first = firsts.get(ref);
                     created.add(ref);
-                    stored.put(ref, createdJob(job, c.runAt(), c.createdAt()));
-                    storedFingerprints.put(ref, job.fingerprint());
+                    stored.put(ref, createdJob(jobs.get(first), c.runAt(), c.createdAt()));
+                    storedFingerprints.put(ref, fingerprints[first]);
                 }
             }
             List<JobRef> existing = pending.stream().filter(r -> !created.contains(r)).toList();
@@ -172,7 +193,7 @@ public final class PostgresJobStore implements JobStore {
             boolean createdHere = created.contains(ref) && firsts.get(ref) == i;
             if (createdHere) {
                 results.add(new EnqueueResult(StoreStatus.OK, true, current));
-            } else if (storedFingerprints.get(ref).equals(job.fingerprint())) {
+            } else if (storedFingerprints.get(ref).equals(fingerprints[i])) {
                 results.add(new EnqueueResult(StoreStatus.OK, false, current));
             } else {
                 results.add(new EnqueueResult(StoreStatus.CONFLICT, false, current));
@@ -181,7 +202,8 @@ public final class PostgresJobStore implements JobStore {
         return results;
     }
 
-    private List<Created> insert(List<JobRef> chunk, Map<JobRef, Integer> firsts, List<NewJob> jobs) {
+    private List<Created> insert(List<JobRef> chunk, Map<JobRef, Integer> firsts, List<NewJob> jobs,
+                                 String[] jobFingerprints) {
         int n = chunk.size();
         String[] topics = new String[n];
         String[] ids = new String[n];
@@ -196,14 +218,15 @@ public final class PostgresJobStore implements JobStore {
         String[] backoffs = new String[n];
         String[] payloads = new String[n];
         for (int k = 0; k < n; k++) {
-            NewJob job = jobs.get(firsts.get(chunk.get(k)));
+            int index = firsts.get(chunk.get(k));
+            NewJob job = jobs.get(index);
             topics[k] = job.topic();
             ids[k] = job.id();
             push[k] = job.delivery() == Delivery.PUSH;
             delayMs[k] = job.delayMs();
             runAtMs[k] = job.runAtMs();
             maxAttempts[k] = job.maxAttempts();
-            fingerprints[k] = job.fingerprint();
+            fingerprints[k] = jobFingerprints[index];
             timeoutMs[k] = job.timeoutMs();
             broadcast[k] = job.broadcast();
             callbacks[k] = job.callback() == null ? null : json(job.callback(), job.ref());
@@ -272,32 +295,58 @@ public final class PostgresJobStore implements JobStore {
     @Override
     public TopicSettings settings(String topic) {
         Optional<String> json = call("read settings", () -> queries.settings(topic));
-        if (json.isEmpty()) {
-            return TopicSettings.empty();
+        return json.isEmpty() ? TopicSettings.empty() : parseSettings(topic, json.get());
+    }
+
+    @Override
+    public void putSettings(String topic, TopicSettings settings) {
+        JobRules.checkTopic(topic);
+        String json = encodeSettings(topic, settings);
+        call("store settings", () -> {
+            queries.putSettings(topic, json);
+            return null;
+        });
+        knownTopics.add(topic);
+    }
+
+    /**
+     * Compare-and-set on the topic's settings row ({@link JobQueries#compareAndSetSettings}): no lock is held while
+     * {@code change} runs; a lost round reads again and applies {@code change} anew.
+     */
+    @Override
+    public TopicSettings updateSettings(String topic, UnaryOperator<TopicSettings> change) {
+        JobRules.checkTopic(topic);
+        for (int round = 0; round < SETTINGS_UPDATE_ROUNDS; round++) {
+            Optional<String> read = call("read settings", () -> queries.settings(topic));
+            TopicSettings next = change.apply(read.isEmpty() ? TopicSettings.empty() : parseSettings(topic, read.get()));
+            String json = encodeSettings(topic, next);
+            boolean written = call("update settings",
+                    () -> queries.compareAndSetSettings(topic, read.orElse(null), json)).isPresent();
+            if (written) {
+                knownTopics.add(topic);
+                return parseSettings(topic, json);
+            }
         }
+        throw new StoreException(StoreStatus.CONFLICT, "the settings of topic " + topic + " kept changing under this"
+                + " update (" + SETTINGS_UPDATE_ROUNDS + " concurrent updates won); send it again");
+    }
+
+    private TopicSettings parseSettings(String topic, String json) {
         try {
-            return mapper.readValue(json.get(), TopicSettings.class);
+            return mapper.readValue(json, TopicSettings.class);
         } catch (JsonProcessingException e) {
             throw new StoreException(StoreStatus.UNAVAILABLE, "the stored settings of topic " + topic
                     + " are not readable (" + e.getOriginalMessage() + "); store them again", e);
         }
     }
 
-    @Override
-    public void putSettings(String topic, TopicSettings settings) {
-        JobRules.checkTopic(topic);
-        String json;
+    private String encodeSettings(String topic, TopicSettings settings) {
         try {
-            json = mapper.writeValueAsString(settings);
+            return mapper.writeValueAsString(settings);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot encode the settings of topic " + topic + ": "
                     + e.getOriginalMessage(), e);
         }
-        call("store settings", () -> {
-            queries.putSettings(topic, json);
-            return null;
-        });
-        knownTopics.add(topic);
     }
 
     // ---------------------------------------------------------------- leases
@@ -313,10 +362,28 @@ public final class PostgresJobStore implements JobStore {
         for (Reserved r : rows) {
             if (r.job() != null) {
                 leases.add(new Lease(r.job(), r.token(), r.deadline()));
+            } else if (r.id() != null) {
+                failUnreadable(new LeaseRef(new JobRef(topic, r.id()), r.token()), r.unreadable());
             }
         }
         Reserved any = rows.get(0);
         return new ReserveResult(leases, any.next() == null ? -1 : any.next(), any.now());
+    }
+
+    /**
+     * A leased row this code cannot decode costs the other leases nothing: it is made DEAD at once (its attempt cannot
+     * be made), so that it reaches the outbox, and from there the archiver's quarantine, instead of coming back at
+     * every lease expiry. Should the database fail now, the lease is left to expire and a later reserve tries again.
+     */
+    private void failUnreadable(LeaseRef lease, String reason) {
+        LOG.error("Job {} cannot be read by this version of delayq ({}); it is made DEAD without an attempt, and its"
+                + " dead letter goes to the outbox", lease.job(), reason);
+        try {
+            nack(lease, Failure.dead("the stored job cannot be read by this version of delayq: " + reason, null));
+        } catch (StoreException e) {
+            LOG.warn("Could not end unreadable job {} now; it comes back when its lease expires: {}", lease.job(),
+                    e.getMessage());
+        }
     }
 
     @Override
@@ -370,7 +437,8 @@ public final class PostgresJobStore implements JobStore {
 
     @Override
     public int expireLeases(String topic, int max) {
-        return call("expire leases", () -> transitions.expire(topic, max, options.historySize()));
+        return call("expire leases", () -> transitions.expire(topic, max, options.historySize(),
+                EXPIRED_LAST_ATTEMPT_RETRIES));
     }
 
     // ---------------------------------------------------------------- producer changes
@@ -386,7 +454,8 @@ public final class PostgresJobStore implements JobStore {
             throw new IllegalArgumentException("exactly one of delayMs and runAtMs must be set");
         }
         return changed(ref, "rescheduled",
-                call("reschedule", () -> transitions.reschedule(ref.topic(), ref.id(), delayMs, runAtMs)));
+                call("reschedule", () -> transitions.reschedule(ref.topic(), ref.id(), delayMs, runAtMs,
+                        options.historySize())));
     }
 
     /** The job a cancel or reschedule changed, or the StoreException saying why it did not. */
@@ -422,6 +491,26 @@ public final class PostgresJobStore implements JobStore {
 
     @Override
     public void deleteOutbox(List<OutboxEntry> entries) {
+        Long[] seqs = seqs(entries);
+        call("delete outbox entries", () -> queries.deleteOutbox(seqs));
+    }
+
+    /** Moves the rows, whole, to {@code delayq_quarantine} (V2). */
+    @Override
+    public void quarantineOutbox(List<OutboxEntry> entries) {
+        Long[] seqs = seqs(entries);
+        String[] reasons = entries.stream()
+                .map(e -> e.isReadable() ? "quarantined by request" : e.unreadable().reason())
+                .toArray(String[]::new);
+        call("quarantine outbox entries", () -> queries.quarantineOutbox(seqs, reasons));
+    }
+
+    @Override
+    public long quarantineSize() {
+        return call("read the quarantine size", queries::quarantineSize);
+    }
+
+    private static Long[] seqs(List<OutboxEntry> entries) {
         Long[] seqs = new Long[entries.size()];
         for (int i = 0; i < seqs.length; i++) {
             String entryId = entries.get(i).entryId();
@@ -431,7 +520,7 @@ public final class PostgresJobStore implements JobStore {
                 throw new IllegalArgumentException("'" + entryId + "' is not an outbox entry id of this store", e);
             }
         }
-        call("delete outbox entries", () -> queries.deleteOutbox(seqs));
+        return seqs;
     }
 
     @Override

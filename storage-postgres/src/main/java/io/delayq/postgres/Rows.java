@@ -1,6 +1,7 @@
 package io.delayq.postgres;
 
 import io.delayq.core.Job;
+import io.delayq.core.JobRef;
 import io.delayq.core.OutboxEntry;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.mapper.RowMapper;
@@ -17,8 +18,11 @@ final class Rows {
     record Created(String topic, String id, long runAt, long createdAt) {
     }
 
-    /** A row of {@code reserve}: a lease (job non-null), or only the clock and the lane's next run time. */
-    record Reserved(Job job, long token, long deadline, long now, Long next) {
+    /**
+     * A row of {@code reserve}: a lease (id non-null), or only the clock and the lane's next run time. A leased row this
+     * code cannot decode has no job but the reason ({@code unreadable}), so that it costs the other leases nothing.
+     */
+    record Reserved(String id, Job job, String unreadable, long token, long deadline, long now, Long next) {
     }
 
     /** {@code extend}'s answer. */
@@ -41,12 +45,21 @@ final class Rows {
         jdbi.registerRowMapper(Job.class, jobs);
         jdbi.registerRowMapper(Created.class, (rs, ctx) ->
                 new Created(rs.getString("topic"), rs.getString("id"), rs.getLong("run_at"), rs.getLong("created_at")));
-        jdbi.registerRowMapper(Reserved.class, (rs, ctx) -> new Reserved(
-                rs.getString("id") == null ? null : jobs.map(rs, ctx),
-                rs.getLong("lease_token"),
-                rs.getString("id") == null ? 0 : JobRowMapper.millis(rs, "lease_deadline"),
-                rs.getLong("now_ms"),
-                nullableLong(rs, "next_ms")));
+        jdbi.registerRowMapper(Reserved.class, (rs, ctx) -> {
+            String id = rs.getString("id");
+            Job job = null;
+            String unreadable = null;
+            if (id != null) {
+                try {
+                    job = jobs.map(rs, ctx);
+                } catch (RuntimeException e) {
+                    unreadable = String.valueOf(e.getMessage());
+                }
+            }
+            return new Reserved(id, job, unreadable, rs.getLong("lease_token"),
+                    id == null ? 0 : JobRowMapper.millis(rs, "lease_deadline"), rs.getLong("now_ms"),
+                    nullableLong(rs, "next_ms"));
+        });
         jdbi.registerRowMapper(Extended.class, (rs, ctx) ->
                 new Extended(rs.getString("status"), nullableLong(rs, "deadline_ms")));
         jdbi.registerRowMapper(Targeted.class, (rs, ctx) ->
@@ -54,8 +67,15 @@ final class Rows {
         jdbi.registerRowMapper(Stored.class, (rs, ctx) -> new Stored(jobs.map(rs, ctx), rs.getString("fingerprint")));
         jdbi.registerRowMapper(Counts.class, (rs, ctx) -> new Counts(rs.getLong("scheduled"), rs.getLong("leased"),
                 rs.getLong("succeeded"), rs.getLong("dead")));
-        jdbi.registerRowMapper(OutboxEntry.class, (RowMapper<OutboxEntry>) (rs, ctx) ->
-                new OutboxEntry(Long.toString(rs.getLong("seq")), jobs.map(rs, ctx)));
+        jdbi.registerRowMapper(OutboxEntry.class, (RowMapper<OutboxEntry>) (rs, ctx) -> {
+            String seq = Long.toString(rs.getLong("seq"));
+            try {
+                return new OutboxEntry(seq, jobs.map(rs, ctx));
+            } catch (RuntimeException e) {
+                return OutboxEntry.unreadable(seq, new JobRef(rs.getString("topic"), rs.getString("id")),
+                        jobs.rawRow(rs), String.valueOf(e.getMessage()));
+            }
+        });
     }
 
     private static Long nullableLong(ResultSet rs, String column) throws SQLException {

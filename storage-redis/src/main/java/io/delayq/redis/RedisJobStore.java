@@ -2,6 +2,7 @@ package io.delayq.redis;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.delayq.core.Delivery;
+import io.delayq.core.EnqueueCoalescer;
 import io.delayq.core.EnqueueResult;
 import io.delayq.core.Failure;
 import io.delayq.core.Job;
@@ -46,7 +47,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.zip.CRC32;
 
 import org.slf4j.Logger;
@@ -62,6 +65,8 @@ public final class RedisJobStore implements JobStore {
     /** Jobs per enqueue script call; bigger batches are split so one call never blocks Redis for long. */
     static final int ENQUEUE_CHUNK = 500;
     private static final int MAX_RESERVE = 9_999;
+    /** Compare-and-set rounds of one settings update before it gives up (each lost round means another update won). */
+    private static final int SETTINGS_UPDATE_ROUNDS = 50;
     private static final String NOW_SCRIPT =
             "local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
 
@@ -75,10 +80,12 @@ public final class RedisJobStore implements JobStore {
     private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
     private final Map<String, CachedSettings> settingsCache = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
-    private final EnqueueCoalescer coalescer = new EnqueueCoalescer(this::enqueue);
+    private final EnqueueCoalescer coalescer = new EnqueueCoalescer("Redis", this::enqueue);
     private final String retentionMs;
     private final String historySize;
     private final ScheduledExecutorService trimmer;
+    /** Where the next outbox read starts taking turns among the partitions, so that every partition gets its turn. */
+    private final AtomicInteger outboxTurn = new AtomicInteger();
     private Runnable onClose = () -> { };
 
     private record CachedSettings(TopicSettings settings, long readAtNanos) {
@@ -186,6 +193,13 @@ public final class RedisJobStore implements JobStore {
         return scripts;
     }
 
+    /** Topics this store keeps anything of in memory (partition counts, settings), for tests of its bounds. */
+    Set<String> cachedTopics() {
+        Set<String> topics = new HashSet<>(partitions.keySet());
+        topics.addAll(settingsCache.keySet());
+        return topics;
+    }
+
     // ---------------------------------------------------------------- enqueue
 
     /** One job; concurrent callers share script calls (see {@link EnqueueCoalescer}). */
@@ -207,7 +221,7 @@ public final class RedisJobStore implements JobStore {
             NewJob job = jobs.get(i);
             JobRules.checkTopic(job.topic());
             JobRules.checkId(job.id());
-            groups.computeIfAbsent(partition(job.topic(), job.id()), k -> new ArrayList<>()).add(i);
+            groups.computeIfAbsent(pick(partitionsForWrite(job.topic()), job.id()), k -> new ArrayList<>()).add(i);
         }
         registerTopics(jobs);
         List<EnqueueCall> calls = new ArrayList<>();
@@ -264,11 +278,15 @@ public final class RedisJobStore implements JobStore {
 
     private void registerTopics(List<NewJob> jobs) {
         for (NewJob job : jobs) {
-            if (!knownTopics.contains(job.topic())) {
-                // before the jobs are written, so a crash in between never hides a topic that has jobs
-                call("register topic", () -> redis.sadd(RedisKeys.TOPICS, job.topic()));
-                knownTopics.add(job.topic());
-            }
+            registerTopic(job.topic());
+        }
+    }
+
+    /** Before the topic's jobs or settings are written, so a crash in between never hides a topic that has them. */
+    private void registerTopic(String topic) {
+        if (!knownTopics.contains(topic)) {
+            call("register topic", () -> redis.sadd(RedisKeys.TOPICS, topic));
+            knownTopics.add(topic);
         }
     }
 
@@ -327,25 +345,52 @@ public final class RedisJobStore implements JobStore {
     public TopicSettings settings(String topic) {
         String json = call("settings", () -> redis.hget(RedisKeys.SETTINGS, topic));
         TopicSettings settings = json == null ? TopicSettings.empty() : parseSettings(topic, json);
-        settingsCache.put(topic, new CachedSettings(settings, System.nanoTime()));
+        // refreshes a topic the store already caches; a read of any other name adds nothing to memory
+        settingsCache.computeIfPresent(topic, (t, old) -> new CachedSettings(settings, System.nanoTime()));
         return settings;
     }
 
     @Override
     public void putSettings(String topic, TopicSettings settings) {
         JobRules.checkTopic(topic);
-        String json;
+        String json = encodeSettings(topic, settings);
+        registerTopic(topic);
+        partitionsForWrite(topic);
+        call("put settings", () -> redis.hset(RedisKeys.SETTINGS, topic, json));
+        settingsCache.put(topic, new CachedSettings(settings, System.nanoTime()));
+    }
+
+    /**
+     * Compare-and-set on the topic's settings JSON ({@code settings.lua}): written only if still what {@code change}
+     * was given, else read again and {@code change} applied anew.
+     */
+    @Override
+    public TopicSettings updateSettings(String topic, UnaryOperator<TopicSettings> change) {
+        JobRules.checkTopic(topic);
+        registerTopic(topic);
+        partitionsForWrite(topic);
+        for (int round = 0; round < SETTINGS_UPDATE_ROUNDS; round++) {
+            String read = call("read settings", () -> redis.hget(RedisKeys.SETTINGS, topic));
+            TopicSettings next = change.apply(read == null ? TopicSettings.empty() : parseSettings(topic, read));
+            String json = encodeSettings(topic, next);
+            Object written = call("update settings", () -> scripts.eval(Op.SETTINGS, List.of(RedisKeys.SETTINGS),
+                    List.of(topic, read == null ? "0" : "1", read == null ? "" : read, json)));
+            if ((Long) written == 1) {
+                TopicSettings stored = parseSettings(topic, json);
+                settingsCache.put(topic, new CachedSettings(stored, System.nanoTime()));
+                return stored;
+            }
+        }
+        throw new StoreException(StoreStatus.CONFLICT, "the settings of topic " + topic + " kept changing under this"
+                + " update (" + SETTINGS_UPDATE_ROUNDS + " concurrent updates won); send it again");
+    }
+
+    private String encodeSettings(String topic, TopicSettings settings) {
         try {
-            json = codec.mapper().writeValueAsString(settings);
+            return codec.mapper().writeValueAsString(settings);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot encode the settings of topic " + topic + ": " + e.getOriginalMessage(), e);
         }
-        call("put settings", () -> {
-            redis.sadd(RedisKeys.TOPICS, topic);
-            return redis.hset(RedisKeys.SETTINGS, topic, json);
-        });
-        knownTopics.add(topic);
-        settingsCache.put(topic, new CachedSettings(settings, System.nanoTime()));
     }
 
     private TopicSettings parseSettings(String topic, String json) {
@@ -416,19 +461,59 @@ public final class RedisJobStore implements JobStore {
         return new ReserveResult(leases, next, now);
     }
 
-    /** Runs the reserve script on one partition, adding its leases; returns {nextDueAt, now}. */
+    /**
+     * Runs the reserve script on one partition, adding its leases; returns {nextDueAt, now}. A leased record this code
+     * cannot decode costs the others nothing: it is made DEAD at once (its attempt cannot be made), so that it reaches
+     * the outbox, and from there the archiver's quarantine, instead of coming back at every lease expiry.
+     */
     private long[] reservePartition(Partition p, Delivery lane, int count, long defaultLeaseMs, List<Lease> leases) {
         String tokenBase = Long.toString(10_000_000_000_000L + (random.nextLong() & Long.MAX_VALUE) % 890_000_000_000_000L);
         List<?> answer = (List<?>) call("reserve", () -> scripts.eval(Op.RESERVE,
-                List.of(p.jobs(), p.scheduled(lane), p.leased(), p.finished()),
+                List.of(p.jobs(), p.scheduled(lane), p.leased(), p.finished(), p.quarantine()),
                 List.of(Integer.toString(count), Long.toString(defaultLeaseMs), tokenBase, retentionMs)));
-        for (int a = 2; a + 3 < answer.size(); a += 4) {
+        int quarantined = ((Long) answer.get(2)).intValue();
+        logQuarantined(p, answer.subList(3, 3 + 2 * quarantined), "reserve");
+        List<LeaseRef> unreadable = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        for (int a = 3 + 2 * quarantined; a + 3 < answer.size(); a += 4) {
             String id = (String) answer.get(a);
             long token = Long.parseLong((String) answer.get(a + 1));
             long deadline = Long.parseLong((String) answer.get(a + 2));
-            leases.add(new Lease(codec.decode(p.topic(), id, (String) answer.get(a + 3)), token, deadline));
+            try {
+                leases.add(new Lease(codec.decode(p.topic(), id, (String) answer.get(a + 3)), token, deadline));
+            } catch (RuntimeException e) {
+                unreadable.add(new LeaseRef(new JobRef(p.topic(), id), token));
+                reasons.add(String.valueOf(e.getMessage()));
+            }
+        }
+        for (int i = 0; i < unreadable.size(); i++) {
+            failUnreadable(unreadable.get(i), reasons.get(i));
         }
         return new long[] {Long.parseLong((String) answer.get(1)), Long.parseLong((String) answer.get(0))};
+    }
+
+    /**
+     * Ends a leased job this code cannot decode. Should the store fail now, the lease is left to expire and the job
+     * comes back to a later reserve, which tries again: the leases decoded beside it are handed out either way.
+     */
+    private void failUnreadable(LeaseRef lease, String reason) {
+        LOG.error("Job {} cannot be read by this version of delayq ({}); it is made DEAD without an attempt, and its"
+                + " dead letter goes to the outbox", lease.job(), reason);
+        try {
+            nack(lease, Failure.dead("the stored job cannot be read by this version of delayq: " + reason, null));
+        } catch (StoreException e) {
+            LOG.warn("Could not end unreadable job {} now; it comes back when its lease expires: {}", lease.job(),
+                    e.getMessage());
+        }
+    }
+
+    /** Logs what a script moved to the quarantine: {@code pairs} is id, reason, id, reason, … */
+    private static void logQuarantined(Partition p, List<?> pairs, String script) {
+        for (int i = 0; i + 1 < pairs.size(); i += 2) {
+            LOG.error("Job {}/{} has a record the {} script cannot parse ({}); it was moved, raw, to {} for an"
+                    + " operator to repair, and costs the other jobs nothing", p.topic(), pairs.get(i), script,
+                    pairs.get(i + 1), p.quarantine());
+        }
     }
 
     @Override
@@ -446,7 +531,9 @@ public final class RedisJobStore implements JobStore {
         List<List<String>> keys = new ArrayList<>();
         List<List<String>> args = new ArrayList<>();
         groups.forEach((p, indexes) -> {
-            String archive = cachedSettings(p.topic()).isArchiveSucceeded() ? "1" : "0";
+            // a topic without a recorded partition count has no jobs: nothing to archive, and no settings to cache
+            String archive = partitions.containsKey(p.topic()) && cachedSettings(p.topic()).isArchiveSucceeded()
+                    ? "1" : "0";
             for (int from = 0; from < indexes.size(); from += ENQUEUE_CHUNK) {
                 List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + ENQUEUE_CHUNK));
                 List<String> a = new ArrayList<>(2 + 2 * chunk.size());
@@ -508,10 +595,13 @@ public final class RedisJobStore implements JobStore {
                 break;
             }
             int wanted = max - taken;
-            Object answer = call("expire leases", () -> scripts.eval(Op.EXPIRE,
-                    List.of(p.jobs(), p.leased(), p.schedPush(), p.schedPull(), p.finished(), p.archive(), p.stats()),
-                    List.of(Integer.toString(wanted), retentionMs, historySize, topic)));
-            taken += ((Long) answer).intValue();
+            List<?> answer = (List<?>) call("expire leases", () -> scripts.eval(Op.EXPIRE,
+                    List.of(p.jobs(), p.leased(), p.schedPush(), p.schedPull(), p.finished(), p.archive(), p.stats(),
+                            p.quarantine()),
+                    List.of(Integer.toString(wanted), retentionMs, historySize, topic,
+                            Integer.toString(EXPIRED_LAST_ATTEMPT_RETRIES))));
+            logQuarantined(p, answer.subList(1, answer.size()), "expire");
+            taken += ((Long) answer.get(0)).intValue();
         }
         return taken;
     }
@@ -537,7 +627,7 @@ public final class RedisJobStore implements JobStore {
         List<?> answer = (List<?>) call("reschedule", () -> scripts.eval(Op.RESCHEDULE,
                 List.of(p.jobs(), p.schedPush(), p.schedPull(), p.leased()),
                 List.of(ref.id(), delayMs == null ? "" : delayMs.toString(), runAtMs == null ? "" : runAtMs.toString(),
-                        ref.topic())));
+                        ref.topic(), historySize)));
         StoreException.check(ScriptCodes.status((Long) answer.get(0)), ref, "rescheduled");
         return codec.decode(ref.topic(), ref.id(), (String) answer.get(1));
     }
@@ -557,11 +647,15 @@ public final class RedisJobStore implements JobStore {
 
     // ---------------------------------------------------------------- outbox
 
-    /** Every partition of every known topic; the outbox is read across all of them. */
+    /**
+     * Every partition of every known topic; the outbox is read across all of them. Topics in {@code dq:topics} have been
+     * written (jobs or settings), so recording a count that is missing (settings stored before counts were recorded
+     * for them) is what their first job would do.
+     */
     private List<Partition> allPartitions() {
         List<Partition> all = new ArrayList<>();
         for (String topic : topics()) {
-            all.addAll(Arrays.asList(partitions(topic)));
+            all.addAll(Arrays.asList(partitionsForWrite(topic)));
         }
         return all;
     }
@@ -585,58 +679,127 @@ public final class RedisJobStore implements JobStore {
         });
     }
 
+    /**
+     * O(max), not O(partitions × max): one pipelined XLEN per partition (an integer each), then XRANGE of only the
+     * entries this read returns, each partition's share of {@code max} sized by {@link OutboxShares}. Entries come
+     * oldest first within each partition and are sorted by their stream ids (the ms they were written) across them.
+     */
     @Override
     public List<OutboxEntry> readOutbox(int max) {
+        if (max < 1) {
+            return List.of();
+        }
         List<Partition> ps = allPartitions();
-        List<List<StreamEntry>> reads = perPartition("read outbox", ps, (pipe, p) -> pipe.xrange(p.archive(), "-", "+", max));
-        List<OutboxEntry> entries = new ArrayList<>();
-        List<StreamEntryID> order = new ArrayList<>();
+        if (ps.isEmpty()) {
+            return List.of();
+        }
+        List<Long> sizes = perPartition("read the outbox size", ps, (pipe, p) -> pipe.xlen(p.archive()));
+        int[] shares = OutboxShares.of(sizes.stream().mapToLong(Long::longValue).toArray(), max,
+                outboxTurn.getAndAdd(max));
+        Map<Partition, Integer> shareOf = new LinkedHashMap<>();
         for (int i = 0; i < ps.size(); i++) {
-            Partition p = ps.get(i);
-            for (StreamEntry e : reads.get(i)) {
-                String id = e.getFields().get("i");
-                Job job = codec.decode(p.topic(), id, e.getFields().get("r"));
-                entries.add(new OutboxEntry(p.label() + "@" + e.getID(), job));
-                order.add(e.getID());
+            if (shares[i] > 0) {
+                shareOf.put(ps.get(i), shares[i]);
             }
         }
-        // oldest first across partitions: stream ids start with the ms they were written
-        List<Integer> idx = new ArrayList<>();
+        if (shareOf.isEmpty()) {
+            return List.of();
+        }
+        List<Partition> chosen = new ArrayList<>(shareOf.keySet());
+        List<List<StreamEntry>> reads = perPartition("read outbox", chosen,
+                (pipe, p) -> pipe.xrange(p.archive(), "-", "+", shareOf.get(p)));
+        List<StreamEntry> order = new ArrayList<>();
+        List<OutboxEntry> entries = new ArrayList<>();
+        for (int i = 0; i < chosen.size(); i++) {
+            for (StreamEntry e : reads.get(i)) {
+                order.add(e);
+                entries.add(outboxEntry(chosen.get(i), e));
+            }
+        }
+        List<Integer> idx = new ArrayList<>(entries.size());
         for (int i = 0; i < entries.size(); i++) {
             idx.add(i);
         }
-        idx.sort(Comparator.comparing(order::get));
-        List<OutboxEntry> sorted = new ArrayList<>(Math.min(max, entries.size()));
-        for (int i = 0; i < idx.size() && sorted.size() < max; i++) {
-            sorted.add(entries.get(idx.get(i)));
+        idx.sort(Comparator.comparing(i -> order.get(i).getID()));
+        List<OutboxEntry> sorted = new ArrayList<>(entries.size());
+        for (int i : idx) {
+            sorted.add(entries.get(i));
         }
         return sorted;
     }
 
+    /** One outbox entry, or the entry marked unreadable when this code cannot decode it. */
+    private OutboxEntry outboxEntry(Partition p, StreamEntry e) {
+        String entryId = p.label() + "@" + e.getID();
+        String id = e.getFields().get("i");
+        String record = e.getFields().get("r");
+        try {
+            if (id == null || record == null) {
+                throw new IllegalStateException("outbox entry " + entryId + " lacks its job id (i) or record (r)");
+            }
+            return new OutboxEntry(entryId, codec.decode(p.topic(), id, record));
+        } catch (RuntimeException ex) {
+            return OutboxEntry.unreadable(entryId, new JobRef(p.topic(), id == null ? "" : id), record,
+                    String.valueOf(ex.getMessage()));
+        }
+    }
+
     @Override
     public void deleteOutbox(List<OutboxEntry> entries) {
-        Map<String, List<StreamEntryID>> byStream = new LinkedHashMap<>();
+        Map<Partition, List<StreamEntryID>> byStream = new LinkedHashMap<>();
         for (OutboxEntry entry : entries) {
-            String entryId = entry.entryId();
-            int at = entryId.lastIndexOf('@');
-            int hash = entryId.lastIndexOf('#', at);
-            if (at < 0 || hash < 0) {
-                throw new IllegalArgumentException("'" + entryId + "' is not an outbox entry id of this store");
-            }
-            Partition p = Partition.of(entryId.substring(0, hash), Integer.parseInt(entryId.substring(hash + 1, at)));
-            byStream.computeIfAbsent(p.archive(), k -> new ArrayList<>()).add(new StreamEntryID(entryId.substring(at + 1)));
+            byStream.computeIfAbsent(outboxPartition(entry), k -> new ArrayList<>()).add(outboxStreamId(entry));
         }
-        byStream.forEach((stream, ids) ->
-                call("delete outbox", () -> redis.xdel(stream, ids.toArray(StreamEntryID[]::new))));
+        byStream.forEach((p, ids) ->
+                call("delete outbox", () -> redis.xdel(p.archive(), ids.toArray(StreamEntryID[]::new))));
+    }
+
+    /** Moves entries from their partition's archive stream to its quarantine stream ({@code quarantine.lua}). */
+    @Override
+    public void quarantineOutbox(List<OutboxEntry> entries) {
+        Map<Partition, List<String>> byPartition = new LinkedHashMap<>();
+        for (OutboxEntry entry : entries) {
+            String reason = entry.isReadable() ? "quarantined by request" : entry.unreadable().reason();
+            List<String> args = byPartition.computeIfAbsent(outboxPartition(entry), k -> new ArrayList<>());
+            args.add(outboxStreamId(entry).toString());
+            args.add(reason);
+        }
+        byPartition.forEach((p, args) -> call("quarantine outbox entries",
+                () -> scripts.eval(Op.QUARANTINE, List.of(p.archive(), p.quarantine()), args)));
     }
 
     @Override
     public long outboxSize() {
+        return sumOfLengths("read the outbox size", Partition::archive);
+    }
+
+    @Override
+    public long quarantineSize() {
+        return sumOfLengths("read the quarantine size", Partition::quarantine);
+    }
+
+    private long sumOfLengths(String operation, java.util.function.Function<Partition, String> stream) {
         long size = 0;
-        for (long n : perPartition("read the outbox size", allPartitions(), (pipe, p) -> pipe.xlen(p.archive()))) {
+        for (long n : perPartition(operation, allPartitions(), (pipe, p) -> pipe.xlen(stream.apply(p)))) {
             size += n;
         }
         return size;
+    }
+
+    /** The partition named by an outbox entry id ({@code topic#p@streamId}). */
+    private static Partition outboxPartition(OutboxEntry entry) {
+        String entryId = entry.entryId();
+        int at = entryId.lastIndexOf('@');
+        int hash = entryId.lastIndexOf('#', at);
+        if (at < 0 || hash < 0) {
+            throw new IllegalArgumentException("'" + entryId + "' is not an outbox entry id of this store");
+        }
+        return Partition.of(entryId.substring(0, hash), Integer.parseInt(entryId.substring(hash + 1, at)));
+    }
+
+    private static StreamEntryID outboxStreamId(OutboxEntry entry) {
+        String entryId = entry.entryId();
+        return new StreamEntryID(entryId.substring(entryId.lastIndexOf('@') + 1));
     }
 
     @Override
@@ -664,9 +827,13 @@ public final class RedisJobStore implements JobStore {
 
     // ---------------------------------------------------------------- helpers
 
-    /** The partition of a job: a stable hash of its id (CRC-32, the same on every instance), mod P. */
+    /** The partition of a job, for reads and transitions of jobs that exist (see {@link #partitions}). */
     Partition partition(String topic, String id) {
-        Partition[] ps = partitions(topic);
+        return pick(partitions(topic), id);
+    }
+
+    /** A job's partition: a stable hash of its id (CRC-32, the same on every instance), mod P. */
+    private static Partition pick(Partition[] ps, String id) {
         if (ps.length == 1) {
             return ps[0];
         }
@@ -676,34 +843,58 @@ public final class RedisJobStore implements JobStore {
     }
 
     /**
-     * The partitions of a topic. The count is recorded in Redis the first time any instance uses the topic, and that
-     * record wins over this instance's configuration: a job's partition is a function of the count, so changing it
-     * for a topic that has jobs would strand them (never reserved, and their ids free to be taken twice).
+     * The partitions of a topic, for reading it. The count is recorded in Redis when the topic's first job or settings
+     * are written ({@link #partitionsForWrite}), and that record wins over this instance's configuration: a job's
+     * partition is a function of the count, so changing it for a topic that has jobs would strand them. A topic
+     * without a record has no jobs: it is read with the configured count, and neither recorded nor cached, so that
+     * reads of any name a caller makes up leave nothing in Redis or in memory, and a later writer's count is seen.
      */
     Partition[] partitions(String topic) {
-        return partitions.computeIfAbsent(topic, t -> {
-            JobRules.checkTopic(t);
-            int count = recordedPartitions(t, options.partitionsOf(t));
-            Partition[] ps = new Partition[count];
-            for (int i = 0; i < ps.length; i++) {
-                ps[i] = Partition.of(t, i);
-            }
-            return ps;
-        });
+        Partition[] known = partitions.get(topic);
+        if (known != null) {
+            return known;
+        }
+        JobRules.checkTopic(topic);
+        int configured = options.partitionsOf(topic);
+        String recorded = call("read the partition count of topic " + topic,
+                () -> redis.hget(RedisKeys.PARTITIONS, topic));
+        if (recorded == null) {
+            return build(topic, configured);
+        }
+        return partitions.computeIfAbsent(topic, t -> build(t, adopted(t, Integer.parseInt(recorded), configured)));
     }
 
-    private int recordedPartitions(String topic, int configured) {
-        String recorded = call("read the partition count of topic " + topic, () ->
+    /** The partitions of a topic about to get jobs or settings: its count is recorded now unless it was already. */
+    private Partition[] partitionsForWrite(String topic) {
+        Partition[] known = partitions.get(topic);
+        if (known != null) {
+            return known;
+        }
+        JobRules.checkTopic(topic);
+        int configured = options.partitionsOf(topic);
+        String recorded = call("record the partition count of topic " + topic, () ->
                 redis.hsetnx(RedisKeys.PARTITIONS, topic, Integer.toString(configured)) == 1
                         ? Integer.toString(configured) // recorded just now: ours
                         : redis.hget(RedisKeys.PARTITIONS, topic));
         int count = recorded == null ? configured : Integer.parseInt(recorded);
-        if (count != configured) {
+        return partitions.computeIfAbsent(topic, t -> build(t, adopted(t, count, configured)));
+    }
+
+    private static int adopted(String topic, int recorded, int configured) {
+        if (recorded != configured) {
             LOG.warn("topic {} has {} partition(s) recorded in Redis; this instance's configuration says {}, which is"
                     + " ignored: jobs stay in the partitions they were written to. To change the count, use a new"
-                    + " topic.", topic, count, configured);
+                    + " topic.", topic, recorded, configured);
         }
-        return count;
+        return recorded;
+    }
+
+    private static Partition[] build(String topic, int count) {
+        Partition[] ps = new Partition[count];
+        for (int i = 0; i < ps.length; i++) {
+            ps[i] = Partition.of(topic, i);
+        }
+        return ps;
     }
 
     /** One EVALSHA, or a pipeline of them; a call that met NOSCRIPT is repeated (it did not run). */

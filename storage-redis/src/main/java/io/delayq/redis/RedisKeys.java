@@ -23,12 +23,12 @@ final class RedisKeys {
 
     /** The keys of one topic partition, built once and reused on the hot path. */
     record Partition(String topic, int index, String jobs, String schedPush, String schedPull, String leased,
-                     String finished, String archive, String stats) {
+                     String finished, String archive, String stats, String quarantine) {
 
         static Partition of(String topic, int index) {
             String p = "dq:{" + topic + "#" + index + "}:";
             return new Partition(topic, index, p + "jobs", p + "scheduled:push", p + "scheduled:pull", p + "leased",
-                    p + "finished", p + "archive", p + "stats");
+                    p + "finished", p + "archive", p + "stats", p + "quarantine");
         }
 
         String scheduled(Delivery lane) {

@@ -24,7 +24,7 @@ import java.util.Map;
 final class Scripts {
     /** The scripts, one per store operation. */
     enum Op {
-        ENQUEUE, RESERVE, ACK, NACK, EXTEND, EXPIRE, CANCEL, RESCHEDULE, TRIM;
+        ENQUEUE, RESERVE, ACK, NACK, EXTEND, EXPIRE, CANCEL, RESCHEDULE, TRIM, SETTINGS, QUARANTINE;
 
         String resource() {
             return name().toLowerCase(java.util.Locale.ROOT) + ".lua";

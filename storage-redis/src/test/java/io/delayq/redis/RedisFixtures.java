@@ -2,6 +2,7 @@ package io.delayq.redis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.JobRef;
 import io.delayq.redis.RedisKeys.Partition;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -55,6 +56,22 @@ final class RedisFixtures implements AutoCloseable {
             out.put(t.getElement(), (long) t.getScore());
         }
         return out;
+    }
+
+    /**
+     * Gives a stored job a backoff that is not JSON, through the store's own client: the scripts still parse the
+     * record (they never read the backoff), the store's Java code cannot decode it, as with a record written by an
+     * incompatible version.
+     */
+    static void makeUnreadable(RedisJobStore store, JobRef ref) {
+        Partition p = store.partition(ref.topic(), ref.id());
+        String record = store.client().hget(p.jobs(), ref.id());
+        int newline = record.indexOf('\n');
+        String head = record.substring(0, newline);
+        if (head.split("\\|", -1).length > 5) {
+            throw new IllegalArgumentException("only a record without optional fields can be spoilt here: " + head);
+        }
+        store.client().hset(p.jobs(), ref.id(), head + "|{\"b\":\"{not json\"}" + record.substring(newline));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.delayq.redis;
 
+import io.delayq.core.JobRef;
 import io.delayq.core.JobStore;
 import io.delayq.core.JobStoreContract;
 import io.delayq.redis.testing.TestRedis;
@@ -24,5 +25,10 @@ class RedisPartitionedContractTest extends JobStoreContract {
     @Override
     protected JobStore newUnreachableStore() {
         return RedisJobStore.connect("redis://127.0.0.1:1");
+    }
+
+    @Override
+    protected void makeUnreadable(JobStore store, JobRef ref) {
+        RedisFixtures.makeUnreadable((RedisJobStore) store, ref);
     }
 }

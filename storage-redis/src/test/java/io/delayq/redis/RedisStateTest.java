@@ -46,8 +46,10 @@ class RedisStateTest {
         assertThat(p.finished()).isEqualTo("dq:{" + topic + "#0}:finished");
         assertThat(p.archive()).isEqualTo("dq:{" + topic + "#0}:archive");
         assertThat(p.stats()).isEqualTo("dq:{" + topic + "#0}:stats");
+        assertThat(p.quarantine()).isEqualTo("dq:{" + topic + "#0}:quarantine");
         int slot = JedisClusterCRC16.getSlot(p.jobs());
-        for (String key : List.of(p.schedPush(), p.schedPull(), p.leased(), p.finished(), p.archive(), p.stats())) {
+        for (String key : List.of(p.schedPush(), p.schedPull(), p.leased(), p.finished(), p.archive(), p.stats(),
+                p.quarantine())) {
             assertThat(JedisClusterCRC16.getSlot(key)).as(key).isEqualTo(slot);
         }
     }
@@ -112,7 +114,7 @@ class RedisStateTest {
         assertThat(entries.get(0).getFields().get("i")).isEqualTo("d1");
         assertThat(entries.get(0).getFields().get("r")).isEqualTo(raw.record(p, "d1"));
         assertThat(raw.redis().hget(p.stats(), "dead")).isEqualTo("1");
-        store.deleteOutbox(store.readOutbox(100_000).stream().filter(e -> e.job().topic().equals(topic)).toList());
+        store.deleteOutbox(store.readOutbox(100_000).stream().filter(e -> e.ref().topic().equals(topic)).toList());
         assertThat(raw.redis().xlen(p.archive())).isZero();
     }
 

@@ -37,15 +37,24 @@ import java.util.concurrent.TimeUnit;
  * {@value #REFUSED_RETRY_MS} ms before trying it again, so that however many refused entries pile up at the head of
  * the outbox, they never hold back the entries behind them.
  *
- * <p>Metrics: gauge {@code delayq.archive.backlog} (outbox size, -1 when the store cannot tell), meters
- * {@code delayq.archive.archived}, {@code delayq.archive.failures} (passes that failed) and
- * {@code delayq.archive.rejected} (entries refused).
+ * <p>An entry the store cannot decode (a record written by an incompatible version, or damaged) is moved to the
+ * store's quarantine ({@link JobStore#quarantineOutbox}) with its raw form and the reason, logged at ERROR with its
+ * entry id, counted, and named in the health check's message; the entries around it are archived as usual. It is not
+ * retried: decoding it will not succeed until an operator repairs it (the store's README says how).
+ *
+ * <p>Metrics: gauges {@code delayq.archive.backlog} (outbox size, -1 when the store cannot tell) and
+ * {@code delayq.archive.quarantine} (entries in the store's quarantine, -1 when it cannot tell), meters
+ * {@code delayq.archive.archived}, {@code delayq.archive.failures} (passes that failed),
+ * {@code delayq.archive.rejected} (entries refused) and {@code delayq.archive.quarantined} (unreadable entries moved
+ * to the quarantine).
  */
 public final class Archiver implements Managed {
     public static final String BACKLOG_GAUGE = "delayq.archive.backlog";
     public static final String ARCHIVED_METER = "delayq.archive.archived";
     public static final String FAILURES_METER = "delayq.archive.failures";
     public static final String REJECTED_METER = "delayq.archive.rejected";
+    public static final String QUARANTINED_METER = "delayq.archive.quarantined";
+    public static final String QUARANTINE_GAUGE = "delayq.archive.quarantine";
 
     private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
     private static final long PROGRESS_LOG_INTERVAL_MS = 10_000;
@@ -57,6 +66,7 @@ public final class Archiver implements Managed {
     private final Meter archived;
     private final Meter failures;
     private final Meter rejected;
+    private final Meter quarantined;
     private final Set<String> refusedLogged = ConcurrentHashMap.newKeySet();
     private final Map<String, Long> refusedAt = new ConcurrentHashMap<>();
     private final Object wakeUp = new Object();
@@ -96,11 +106,19 @@ public final class Archiver implements Managed {
         this.archived = metrics.meter(ARCHIVED_METER);
         this.failures = metrics.meter(FAILURES_METER);
         this.rejected = metrics.meter(REJECTED_METER);
+        this.quarantined = metrics.meter(QUARANTINED_METER);
         metrics.remove(BACKLOG_GAUGE);
         metrics.register(BACKLOG_GAUGE, new CachedGauge<Long>(1, TimeUnit.SECONDS) {
             @Override
             protected Long loadValue() {
                 return backlog();
+            }
+        });
+        metrics.remove(QUARANTINE_GAUGE);
+        metrics.register(QUARANTINE_GAUGE, new CachedGauge<Long>(1, TimeUnit.SECONDS) {
+            @Override
+            protected Long loadValue() {
+                return quarantine();
             }
         });
     }
@@ -153,10 +171,17 @@ public final class Archiver implements Managed {
                     return Result.unhealthy("the archiver cannot move finished jobs to the archive (backlog %d; they"
                             + " wait in the store's outbox): %s", backlog(), lastError);
                 }
+                StringBuilder message = new StringBuilder("backlog ").append(backlog());
                 int refused = refusedAt.size();
-                return refused == 0 ? Result.healthy("backlog %d", backlog())
-                        : Result.healthy("backlog %d, of which %d entries the archive refuses (see the log)", backlog(),
-                        refused);
+                if (refused > 0) {
+                    message.append(", of which ").append(refused).append(" entries the archive refuses (see the log)");
+                }
+                long moved = quarantined.getCount();
+                if (moved > 0) {
+                    message.append("; ").append(moved).append(" unreadable entries moved to the store's quarantine")
+                            .append(" since start, ").append(quarantine()).append(" there in all (see the log)");
+                }
+                return Result.healthy(message.toString());
             }
         };
     }
@@ -170,22 +195,37 @@ public final class Archiver implements Managed {
         }
     }
 
+    /** Entries in the store's quarantine, or -1 when the store cannot be asked. */
+    public long quarantine() {
+        try {
+            return store.quarantineSize();
+        } catch (RuntimeException e) {
+            return -1L;
+        }
+    }
+
     /**
-     * Archives one batch: read, write, delete.
+     * Archives one batch: read, write, delete; unreadable entries of the batch go to the store's quarantine.
      *
-     * @return how many entries were archived; 0 when the outbox is empty
+     * @return how many entries left the outbox (archived or quarantined); 0 when the outbox is empty
      * @throws RuntimeException when the store or the archive fails; the entries stay in the outbox
      */
     public int drainOnce() {
         Set<String> skip = recentlyRefused();
         List<OutboxEntry> batch = new ArrayList<>(settings.batchSize());
+        List<OutboxEntry> unreadable = new ArrayList<>();
         for (OutboxEntry entry : store.readOutbox(settings.batchSize() + skip.size())) {
-            if (!skip.contains(entry.entryId()) && batch.size() < settings.batchSize()) {
+            if (!entry.isReadable()) {
+                unreadable.add(entry);
+            } else if (!skip.contains(entry.entryId()) && batch.size() < settings.batchSize()) {
                 batch.add(entry);
             }
         }
+        if (!unreadable.isEmpty()) {
+            quarantine(unreadable);
+        }
         if (batch.isEmpty()) {
-            return 0;
+            return unreadable.size();
         }
         List<OutboxEntry> written;
         try {
@@ -209,7 +249,18 @@ public final class Archiver implements Managed {
                 });
             }
         }
-        return written.size();
+        return written.size() + unreadable.size();
+    }
+
+    /** Moves entries the store cannot decode out of the outbox, so that they hold back nothing and are not lost. */
+    private void quarantine(List<OutboxEntry> unreadable) {
+        store.quarantineOutbox(unreadable);
+        quarantined.mark(unreadable.size());
+        for (OutboxEntry entry : unreadable) {
+            LOG.error("Outbox entry {} (job {}) cannot be read by this version of delayq ({}); it was moved, raw, to the"
+                    + " store's quarantine, where an operator can repair it (see the store's README); the other entries"
+                    + " are archived as usual", entry.entryId(), entry.ref(), entry.unreadable().reason());
+        }
     }
 
     /** Entries the archive refused less than {@link #REFUSED_RETRY_MS} ago: not read again until then. */
@@ -249,7 +300,7 @@ public final class Archiver implements Managed {
         refusedAt.put(entry.entryId(), System.currentTimeMillis());
         if (refusedLogged.add(entry.entryId())) {
             LOG.error("The archive refuses outbox entry {} (job {}); it stays in the store's outbox, where it is not"
-                    + " lost, until the cause is fixed: {}", entry.entryId(), entry.job().ref(), e.toString(), e);
+                    + " lost, until the cause is fixed: {}", entry.entryId(), entry.ref(), e.toString(), e);
         }
     }
 

@@ -62,6 +62,6 @@ public final class StoreFixtures {
 
     /** Entries of this topic still in the store's outbox (reads up to 10,000). */
     public static long outboxEntries(JobStore store, String topic) {
-        return store.readOutbox(10_000).stream().filter(e -> e.job().topic().equals(topic)).count();
+        return store.readOutbox(10_000).stream().filter(e -> e.ref().topic().equals(topic)).count();
     }
 }

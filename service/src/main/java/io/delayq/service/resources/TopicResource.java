@@ -21,6 +21,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * One topic: its counters and its settings (default callback, retry policy, timeout, pause). Any role may read;
@@ -34,15 +35,18 @@ import java.util.function.Consumer;
 public class TopicResource {
     private final JobStore store;
     private final TopicSettingsUpdate update;
+    private final JobRules rules;
     private final Consumer<String> settingsChanged;
 
     /**
+     * @param rules           the limits a topic's backoff is held to, as a job's is
      * @param settingsChanged told after each change, so that this instance's delivery engine re-reads the settings and
      *                        looks for due jobs now (a resumed topic, a new default callback) rather than later
      */
-    public TopicResource(JobStore store, TopicSettingsUpdate update, Consumer<String> settingsChanged) {
+    public TopicResource(JobStore store, TopicSettingsUpdate update, JobRules rules, Consumer<String> settingsChanged) {
         this.store = store;
         this.update = update;
+        this.rules = rules;
         this.settingsChanged = settingsChanged;
     }
 
@@ -69,7 +73,7 @@ public class TopicResource {
      *   <li>200 OK: the topic with its new settings</li>
      *   <li>400 Bad Request: the body is not JSON of the right shape (unknown field, wrong type)</li>
      *   <li>403 Forbidden: the token lacks the admin role</li>
-     *   <li>422 Unprocessable Content: a value breaks a rule (callback URL, maxAttempts, timeout)</li>
+     *   <li>422 Unprocessable Content: a value breaks a rule (callback URL, maxAttempts, backoff, timeout)</li>
      * </ul>
      */
     @PUT
@@ -81,9 +85,13 @@ public class TopicResource {
         if (body == null) {
             throw new IllegalArgumentException("a JSON object is required, e.g. {\"paused\": false}");
         }
-        TopicSettings current = store.settings(topic);
-        TopicSettings next = update.apply(current, body);
-        store.putSettings(topic, next);
+        UnaryOperator<TopicSettings> change = update.change(body);
+        if (body.has("backoff")) {
+            // A backoff sent now meets today's limits; one stored before them does not block other changes.
+            rules.checkBackoff(change.apply(TopicSettings.empty()).backoff());
+        }
+        // Applied by the store to the settings as they are when it writes: a concurrent PUT of other fields survives.
+        store.updateSettings(topic, change);
         settingsChanged.accept(topic);
         return view(topic);
     }

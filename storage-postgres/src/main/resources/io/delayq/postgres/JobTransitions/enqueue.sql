@@ -24,7 +24,6 @@ created AS (
            i.max_attempts, now.t, i.fingerprint, i.timeout_ms, i.broadcast, i.callback::jsonb, i.backoff::jsonb,
            i.payload
     FROM input i, now
-    ORDER BY i.ord
     ON CONFLICT (topic, id) DO NOTHING
     RETURNING topic, id, push, run_at, created_at
 ),

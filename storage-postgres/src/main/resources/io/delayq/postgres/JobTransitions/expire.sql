@@ -1,10 +1,18 @@
--- expire: takes back up to :max leases of one topic whose deadline has passed (mirrors expire.lua). Each is a failed
--- attempt ("lease expired"): due again at once, or DEAD into the outbox when the job has no attempts left.
--- Binds: :topic, :max, :historySize.
+-- expire: takes back up to :max leases of one topic whose deadline has passed (mirrors expire.lua). An expired lease
+-- is an unknown outcome (the callback may have answered 2xx and the ack been lost). Before the last attempt it counts
+-- as a failed attempt ("lease expired"): due again at once. On the last attempt the job is due again at once under the
+-- same attempt number, without using the attempt up, at most :lastAttemptRetries times (counted by the history entries
+-- that say so); after that it is DEAD into the outbox with a last error that says the outcome is unknown.
+-- Binds: :topic, :max, :historySize, :lastAttemptRetries.
 -- Returns the number of leases taken back. Wakes each lane whose earliest run time moved earlier.
 WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
 expired AS MATERIALIZED (
-    SELECT j.topic, j.id, j.attempts >= j.max_attempts AS dies
+    SELECT j.topic, j.id,
+           CASE WHEN j.attempts < j.max_attempts THEN 'retry'
+                WHEN (SELECT count(*) FROM jsonb_array_elements(j.history) h
+                      WHERE h ->> 'error' = 'lease expired on the last attempt: outcome unknown, tried again')
+                     < :lastAttemptRetries THEN 'again'
+                ELSE 'dies' END AS fate
     FROM delayq_jobs j
     WHERE j.topic = :topic AND j.state = 'leased' AND j.lease_deadline <= (SELECT t FROM now)
     ORDER BY j.lease_deadline
@@ -13,14 +21,20 @@ expired AS MATERIALIZED (
 ),
 taken AS (
     UPDATE delayq_jobs j
-    SET state = CASE WHEN e.dies THEN 'dead'::delayq_job_state ELSE 'scheduled' END,
-        run_at = CASE WHEN e.dies THEN j.run_at ELSE now.t END,
-        finished_at = CASE WHEN e.dies THEN now.t END,
+    SET state = CASE WHEN e.fate = 'dies' THEN 'dead'::delayq_job_state ELSE 'scheduled' END,
+        run_at = CASE WHEN e.fate = 'dies' THEN j.run_at ELSE now.t END,
+        finished_at = CASE WHEN e.fate = 'dies' THEN now.t END,
+        attempts = CASE WHEN e.fate = 'again' THEN j.attempts - 1 ELSE j.attempts END,
         lease_token = NULL,
         lease_deadline = NULL,
-        last_error = 'lease expired',
+        last_error = CASE WHEN e.fate = 'dies'
+                          THEN 'lease expired on the last attempt: outcome unknown (no answer was recorded; the'
+                               ' callback may have succeeded)'
+                          ELSE 'lease expired' END,
         history = delayq_history(j.history, jsonb_build_object('number', j.attempts, 'at', delayq_ms(now.t),
-                                                               'error', 'lease expired'),
+                                  'error', CASE WHEN e.fate = 'again'
+                                                THEN 'lease expired on the last attempt: outcome unknown, tried again'
+                                                ELSE 'lease expired' END),
                                  :historySize)
     FROM expired e, now
     WHERE j.topic = e.topic AND j.id = e.id

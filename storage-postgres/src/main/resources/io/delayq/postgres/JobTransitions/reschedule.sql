@@ -1,6 +1,7 @@
 -- reschedule: a scheduled or leased job is scheduled at a new run time; a leased job's token goes stale (mirrors
--- reschedule.lua).
--- Binds: :topic, :id, :delayMs or :runAtMs (the other null).
+-- reschedule.lua). The attempt of a leased job is withdrawn, not used up: its number is given back (the next lease
+-- gets it again, so no attempt number exceeds max_attempts) and the history says it was interrupted.
+-- Binds: :topic, :id, :delayMs or :runAtMs (the other null), :historySize.
 -- Returns no row (NOT_FOUND), or one: was (the state found, locked) and, when it was moved now, the job's columns.
 -- Wakes the lane when the new run time is its earliest.
 WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
@@ -13,7 +14,12 @@ moved AS (
         run_at = CASE WHEN :delayMs::bigint IS NOT NULL THEN now.t + :delayMs * interval '1 millisecond'
                       ELSE delayq_ts(:runAtMs::bigint) END,
         lease_token = NULL,
-        lease_deadline = NULL
+        lease_deadline = NULL,
+        attempts = CASE WHEN t.was = 'leased' THEN j.attempts - 1 ELSE j.attempts END,
+        history = CASE WHEN t.was = 'leased'
+                       THEN delayq_history(j.history, jsonb_build_object('number', j.attempts, 'at', delayq_ms(now.t),
+                                'error', 'rescheduled during the attempt; the attempt does not count'), :historySize)
+                       ELSE j.history END
     FROM target t, now
     WHERE j.topic = t.topic AND j.id = t.id AND t.was IN ('scheduled', 'leased')
     RETURNING j.*

@@ -2,10 +2,16 @@
 -- JobGetAvailable is the model). Each lease lasts the job's timeout_ms or :defaultLeaseMs and has a fresh token;
 -- attempts + 1.
 -- Binds: :topic, :push, :max, :defaultLeaseMs.
+-- Commits asynchronously (synchronous_commit off for this statement only): a lease is the one state a crash may
+-- forget, and forgetting it is safe — the job is SCHEDULED again, as before the reserve, and is handed out again
+-- (at least once), while the holder's ack is refused as stale. Not waiting for the WAL flush is what keeps a
+-- reserve, and so delivery, within milliseconds of the due time. Every other transition commits durably, and its
+-- flush also makes durable every lease written before it.
 -- Returns one row per lease (the leased job's columns), each with now_ms (the database's clock) and next_ms (the
 -- earliest run time still scheduled in the lane, or null); when nothing was leased, one row of nulls but now_ms and
 -- next_ms.
 WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
+async AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS v),
 due AS MATERIALIZED (
     SELECT j.topic, j.id
     FROM delayq_jobs j
@@ -37,6 +43,6 @@ next AS (
               AND NOT EXISTS (SELECT 1 FROM due WHERE due.id = j.id)
             ORDER BY j.run_at LIMIT 1) AS t
 )
-SELECT l.*, delayq_ms(now.t) AS now_ms, delayq_ms(next.t) AS next_ms
-FROM now CROSS JOIN next LEFT JOIN leased l ON true
+SELECT l.*, delayq_ms(now.t) AS now_ms, delayq_ms(next.t) AS next_ms, async.v AS commit_mode
+FROM now CROSS JOIN next CROSS JOIN async LEFT JOIN leased l ON true
 ORDER BY l.run_at, l.id

@@ -145,15 +145,58 @@ local function trim_finished(jobs, finished, now, retention_ms, batch)
   end
 end
 
--- Final state: kept in jobs for the retention, indexed in finished, written to the archive outbox when asked.
-local function finish(jobs, finished, archive, id, meta, payload, now, to_archive)
+-- The record of a job that reaches its final state now (meta.s already set): finishedAt, no lease token.
+local function finished_record(meta, payload, now)
   meta.x = now
   meta.t = nil
-  local rec = join_record(meta, payload)
+  return join_record(meta, payload)
+end
+
+-- Stores a final record: kept in jobs for the retention, indexed in finished, written to the archive outbox when asked.
+local function store_finished(jobs, finished, archive, id, rec, now, to_archive)
   redis.call('HSET', jobs, id, rec)
   redis.call('ZADD', finished, now, id)
   if to_archive then
     redis.call('XADD', archive, '*', 'i', id, 'r', rec)
   end
+end
+
+-- Final state: kept in jobs for the retention, indexed in finished, written to the archive outbox when asked.
+local function finish(jobs, finished, archive, id, meta, payload, now, to_archive)
+  local rec = finished_record(meta, payload, now)
+  store_finished(jobs, finished, archive, id, rec, now, to_archive)
   return rec
+end
+
+-- Runs fn(rec) for every record of a batch before the script changes anything, and sorts the results into those it
+-- could handle ({id, results…}) and those it could not ({id, rec, error}). Redis keeps the writes a script made before
+-- an error, so a record that fails half-way through a batch would leave the ids already taken out of an index in
+-- their old state for good; parsing first means one damaged record changes nothing for the others.
+local function parse_all(jobs, ids, fn)
+  local ok_list, bad_list = {}, {}
+  for i, id in ipairs(ids) do
+    local rec = redis.call('HGET', jobs, id)
+    if rec then
+      local result = { pcall(fn, rec, i) }
+      if result[1] then
+        result[1] = id
+        ok_list[#ok_list + 1] = result
+      else
+        bad_list[#bad_list + 1] = { id, rec, tostring(result[2]) }
+      end
+    end
+  end
+  return ok_list, bad_list
+end
+
+-- Moves records the scripts cannot parse out of the job hash into the partition's quarantine stream, raw, with the
+-- reason and the script that met them (origin): kept for an operator, out of every index. Returns id, reason pairs
+-- for the caller to log.
+local function quarantine_records(jobs, quarantine, bad_list, origin, out)
+  for _, bad in ipairs(bad_list) do
+    redis.call('XADD', quarantine, '*', 'i', bad[1], 'r', bad[2], 'e', bad[3], 'o', origin)
+    redis.call('HDEL', jobs, bad[1])
+    out[#out + 1] = bad[1]
+    out[#out + 1] = bad[3]
+  end
 end
