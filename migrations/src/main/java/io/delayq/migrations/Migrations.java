@@ -9,6 +9,7 @@ import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
 import io.delayq.migrations.mongo.MongoMigration;
 import io.delayq.migrations.mongo.V1ArchiveCollections;
+import io.delayq.migrations.mongo.V2DeadLetterTombstones;
 import org.bson.Document;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +36,7 @@ public final class Migrations {
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
 
     /** Every Mongo migration, in version order. Append; never edit one that has been released. */
-    public static final List<MongoMigration> MONGO = List.of(new V1ArchiveCollections());
+    public static final List<MongoMigration> MONGO = List.of(new V1ArchiveCollections(), new V2DeadLetterTombstones());
 
     private Migrations() {
     }

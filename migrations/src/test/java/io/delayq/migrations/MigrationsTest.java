@@ -7,6 +7,7 @@ import com.mongodb.client.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.delayq.migrations.mongo.V1ArchiveCollections;
+import io.delayq.migrations.mongo.V2DeadLetterTombstones;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,14 +59,14 @@ class MigrationsTest {
         List<AppliedMigration> first = Migrations.apply(db);
         List<AppliedMigration> second = Migrations.apply(db);
 
-        assertThat(first).extracting(AppliedMigration::version).containsExactly(1);
+        assertThat(first).extracting(AppliedMigration::version).containsExactly(1, 2);
         assertThat(second).isEmpty();
-        assertThat(Migrations.applied(db)).singleElement().satisfies(m -> {
-            assertThat(m.version()).isEqualTo(1);
+        assertThat(Migrations.applied(db)).extracting(AppliedMigration::version).containsExactly(1, 2);
+        assertThat(Migrations.applied(db)).allSatisfy(m -> {
             assertThat(m.description()).contains("dead_letters");
             assertThat(m.appliedAt()).isNotNull();
         });
-        assertThat(Migrations.latestVersion()).isEqualTo(1);
+        assertThat(Migrations.latestVersion()).isEqualTo(2);
     }
 
     @Test
@@ -76,7 +77,7 @@ class MigrationsTest {
         assertThat(db.listCollectionNames().into(new ArrayList<>()))
                 .contains(V1ArchiveCollections.DEAD_LETTERS, V1ArchiveCollections.COMPLETED, Migrations.COLLECTION);
         assertThat(indexNames(db, V1ArchiveCollections.DEAD_LETTERS))
-                .contains("topic_deadAt_id", "deadAt_id", "topic_jobId_deadAt");
+                .contains("topic_deadAt_id", "deadAt_id", "topic_jobId_deadAt", V2DeadLetterTombstones.TTL_INDEX);
         assertThat(indexNames(db, V1ArchiveCollections.COMPLETED))
                 .contains("topic_jobId_finishedAt", "expireAt_ttl");
     }
@@ -85,11 +86,11 @@ class MigrationsTest {
     void reapplyingAMigrationWhoseRecordWasLostIsHarmless() {
         MongoDatabase db = freshDatabase();
         Migrations.apply(db);
-        // As if the process died after applying V1 but before recording it.
+        // As if the process died after applying V1 and V2 but before recording them.
         db.getCollection(Migrations.COLLECTION).deleteMany(new Document());
 
-        assertThat(Migrations.apply(db)).extracting(AppliedMigration::version).containsExactly(1);
-        assertThat(Migrations.applied(db)).hasSize(1);
+        assertThat(Migrations.apply(db)).extracting(AppliedMigration::version).containsExactly(1, 2);
+        assertThat(Migrations.applied(db)).hasSize(2);
     }
 
     @Test
@@ -105,8 +106,25 @@ class MigrationsTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(Migrations.applied(db)).extracting(AppliedMigration::version).containsExactly(1);
+        assertThat(Migrations.applied(db)).extracting(AppliedMigration::version).containsExactly(1, 2);
         assertThat(Migrations.apply(db)).isEmpty();
+    }
+
+    /** V2: each tombstone expires at its own expireAt. */
+    @Test
+    void theTombstoneIndexIsATtlIndexOnExpireAt() {
+        MongoDatabase db = freshDatabase();
+        Migrations.apply(db);
+
+        Document ttl = null;
+        for (Document index : db.getCollection(V1ArchiveCollections.DEAD_LETTERS).listIndexes()) {
+            if (V2DeadLetterTombstones.TTL_INDEX.equals(index.getString("name"))) {
+                ttl = index;
+            }
+        }
+        assertThat(ttl).isNotNull();
+        assertThat(ttl.get("key", Document.class)).containsEntry("expireAt", 1);
+        assertThat(((Number) ttl.get("expireAfterSeconds")).longValue()).isZero();
     }
 
     private static Set<String> indexNames(MongoDatabase db, String collection) {

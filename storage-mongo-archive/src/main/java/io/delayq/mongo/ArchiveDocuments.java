@@ -2,15 +2,16 @@ package io.delayq.mongo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
 import io.delayq.core.Job;
 import io.delayq.core.archive.DeadLetter;
 import io.dropwizard.jackson.Jackson;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Date;
 import java.util.List;
 
@@ -34,6 +35,8 @@ final class ArchiveDocuments {
     static final String STATE = "state";
     static final String REPLAY_COUNT = "replayCount";
     static final String REPLAYS = "replays";
+    /** Set on a purged dead letter's tombstone, which keeps nothing else but its {@code _id} and {@code expireAt}. */
+    static final String PURGED_AT = "purgedAt";
 
     private static final ObjectMapper MAPPER = Jackson.newObjectMapper();
 
@@ -101,23 +104,21 @@ final class ArchiveDocuments {
         }
     }
 
-    /** An opaque cursor naming the last item of a page: its deadAt and key. */
-    static String cursor(long deadAt, String key) {
-        return Base64.getUrlEncoder().withoutPadding()
-                .encodeToString((deadAt + "|" + key).getBytes(StandardCharsets.UTF_8));
+    /**
+     * Turns dead letters into tombstones: the key ({@code _id}), when it was purged and when the tombstone expires,
+     * and nothing of the job (a purge removes the payload). Every field {@link #deadLetterFields} and the replay
+     * fields set is dropped, so that no query of live dead letters can match a tombstone.
+     */
+    static Bson tombstone(long purgedAt, Duration retention) {
+        return Updates.combine(
+                Updates.set(PURGED_AT, new Date(purgedAt)),
+                Updates.set(EXPIRE_AT, new Date(purgedAt + retention.toMillis())),
+                Updates.unset(TOPIC), Updates.unset(JOB_ID), Updates.unset(DEAD_AT), Updates.unset(STATE),
+                Updates.unset(JOB), Updates.unset(REPLAY_COUNT), Updates.unset(REPLAYS));
     }
 
-    record Position(long deadAt, String key) {
-    }
-
-    static Position position(String cursor) {
-        try {
-            String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-            int bar = text.indexOf('|');
-            return new Position(Long.parseLong(text.substring(0, bar)), text.substring(bar + 1));
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("cursor '" + cursor + "' is not one this service handed out;"
-                    + " pass the nextCursor of the previous page unchanged, or none for the first page");
-        }
+    /** Dead letters that have not been purged. */
+    static Bson live() {
+        return Filters.exists(PURGED_AT, false);
     }
 }

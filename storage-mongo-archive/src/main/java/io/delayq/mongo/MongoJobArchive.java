@@ -3,6 +3,7 @@ package io.delayq.mongo;
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoException;
 import com.mongodb.WriteConcern;
+import com.mongodb.bulk.BulkWriteError;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.BulkWriteOptions;
@@ -21,6 +22,7 @@ import io.delayq.core.OutboxEntry;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
@@ -54,27 +56,46 @@ import static io.delayq.mongo.ArchiveDocuments.TOPIC;
  * re-written entry never wipes a replay already recorded. Other finished jobs go to {@code completed}, replaced
  * whole, with an {@code expireAt} the TTL index honours.
  *
+ * <p>A purge turns the dead letter into a tombstone in place ({@code _id}, {@code purgedAt}, {@code expireAt}, nothing
+ * else), and the dead letter upsert only matches a document that is not one: upserting a tombstoned key is then a
+ * duplicate-key error on {@code _id}, which {@link #write} takes as "purged, leave it". Both are single-document
+ * operations, so no interleaving of a purge and another instance's late write of the same outbox entry brings the
+ * letter back. The TTL index on {@code expireAt} (migration V2) removes tombstones after {@code tombstoneRetention}.
+ *
  * <p>Writes use majority write concern with journaling and return only once acknowledged; any failure is a
  * {@link StoreException} {@link StoreStatus#UNAVAILABLE} and the caller keeps the entries in its outbox. The client
  * is not owned: whoever built it closes it.
  */
 public final class MongoJobArchive implements JobArchive {
+    /** How long a purged dead letter's tombstone is kept unless configured otherwise. */
+    public static final Duration DEFAULT_TOMBSTONE_RETENTION = Duration.ofDays(30);
+
+    private static final int DUPLICATE_KEY = 11000;
+
     private final MongoCollection<Document> deadLetters;
     private final MongoCollection<Document> completed;
     private final Duration completedRetention;
+    private final Duration tombstoneRetention;
     private final Runnable afterWrite;
 
     /**
      * @param database           the archive's database (migrated)
      * @param completedRetention how long succeeded jobs are kept
+     * @param tombstoneRetention how long a purged dead letter's tombstone keeps it from being written again
      * @param afterWrite         run after every successful write, e.g. the embedded server's commit to disk
      */
-    public MongoJobArchive(MongoDatabase database, Duration completedRetention, Runnable afterWrite) {
+    public MongoJobArchive(MongoDatabase database, Duration completedRetention, Duration tombstoneRetention,
+                           Runnable afterWrite) {
         MongoDatabase durable = database.withWriteConcern(WriteConcern.MAJORITY.withJournal(true));
         this.deadLetters = durable.getCollection(V1ArchiveCollections.DEAD_LETTERS);
         this.completed = durable.getCollection(V1ArchiveCollections.COMPLETED);
         this.completedRetention = Objects.requireNonNull(completedRetention, "completedRetention");
+        this.tombstoneRetention = Objects.requireNonNull(tombstoneRetention, "tombstoneRetention");
         this.afterWrite = afterWrite == null ? () -> { } : afterWrite;
+    }
+
+    public MongoJobArchive(MongoDatabase database, Duration completedRetention, Runnable afterWrite) {
+        this(database, completedRetention, DEFAULT_TOMBSTONE_RETENTION, afterWrite);
     }
 
     public MongoJobArchive(MongoDatabase database, Duration completedRetention) {
@@ -92,7 +113,9 @@ public final class MongoJobArchive implements JobArchive {
         for (OutboxEntry entry : entries) {
             Job job = entry.job();
             if (job.state() == JobState.DEAD) {
-                dead.add(new UpdateOneModel<>(Filters.eq(ID, DeadLetter.keyOf(job)),
+                // Matches a live letter only: on a tombstone the upsert fails (duplicate _id), see writeDeadLetters.
+                Bson liveLetter = Filters.and(Filters.eq(ID, DeadLetter.keyOf(job)), ArchiveDocuments.live());
+                dead.add(new UpdateOneModel<>(liveLetter,
                         Updates.combine(setEach(ArchiveDocuments.deadLetterFields(job, now)),
                                 Updates.setOnInsert(REPLAY_COUNT, 0),
                                 Updates.setOnInsert(REPLAYS, List.of())),
@@ -105,7 +128,7 @@ public final class MongoJobArchive implements JobArchive {
         try {
             mutate("write " + entries.size() + " finished jobs to the archive", () -> {
                 if (!dead.isEmpty()) {
-                    deadLetters.bulkWrite(dead, new BulkWriteOptions().ordered(false));
+                    writeDeadLetters(dead);
                 }
                 if (!done.isEmpty()) {
                     completed.bulkWrite(done, new BulkWriteOptions().ordered(false));
@@ -118,13 +141,36 @@ public final class MongoJobArchive implements JobArchive {
             // to end.
             if (e.getCause() instanceof MongoBulkWriteException bulk && !bulk.getWriteErrors().isEmpty()
                     && bulk.getWriteConcernError() == null) {
-                throw new IllegalArgumentException("the archive refused " + bulk.getWriteErrors().size()
-                        + " of " + entries.size() + " finished jobs: " + bulk.getWriteErrors().get(0).getMessage(), e);
+                // Duplicate keys on dead letters are purged ones (not refusals); name what was refused.
+                List<BulkWriteError> refused = bulk.getWriteErrors().stream()
+                        .filter(w -> w.getCode() != DUPLICATE_KEY).toList();
+                if (refused.isEmpty()) {
+                    refused = bulk.getWriteErrors();
+                }
+                throw new IllegalArgumentException("the archive refused " + refused.size()
+                        + " of " + entries.size() + " finished jobs: " + refused.get(0).getMessage(), e);
             }
             throw e;
         } catch (BSONException e) {
             throw new IllegalArgumentException("a finished job cannot be stored as a MongoDB document: "
                     + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Upserts dead letters. An upsert of a purged letter's key finds its tombstone instead of a live letter, tries to
+     * insert, and fails with a duplicate key on {@code _id}: the purge stands and the entry is done. (Two archivers
+     * upserting the same new entry at the same moment can meet the same error; the other one wrote it, so it is done
+     * too.) Any other write error is the document's fault and is thrown for the archiver to set the entry aside.
+     */
+    private void writeDeadLetters(List<WriteModel<Document>> upserts) {
+        try {
+            deadLetters.bulkWrite(upserts, new BulkWriteOptions().ordered(false));
+        } catch (MongoBulkWriteException e) {
+            if (e.getWriteConcernError() != null
+                    || e.getWriteErrors().stream().anyMatch(w -> w.getCode() != DUPLICATE_KEY)) {
+                throw e;
+            }
         }
     }
 
@@ -137,7 +183,8 @@ public final class MongoJobArchive implements JobArchive {
     @Override
     public Optional<Job> find(JobRef ref) {
         return read("find job " + ref, () -> {
-            Document dead = deadLetters.find(Filters.and(Filters.eq(TOPIC, ref.topic()), Filters.eq(JOB_ID, ref.id())))
+            Document dead = deadLetters.find(Filters.and(Filters.eq(TOPIC, ref.topic()), Filters.eq(JOB_ID, ref.id()),
+                            ArchiveDocuments.live()))
                     .sort(Sorts.descending(DEAD_AT)).limit(1).first();
             Document done = completed.find(Filters.and(Filters.eq(TOPIC, ref.topic()), Filters.eq(JOB_ID, ref.id())))
                     .sort(Sorts.descending(FINISHED_AT)).limit(1).first();
@@ -155,14 +202,14 @@ public final class MongoJobArchive implements JobArchive {
     public Page<DeadLetter> deadLetters(DeadLetterQuery query) {
         List<Bson> filters = new ArrayList<>(filters(query));
         if (query.cursor() != null) {
-            var after = ArchiveDocuments.position(query.cursor());
+            var after = DeadLetterCursor.decode(query.cursor());
             Date at = new Date(after.deadAt());
             filters.add(Filters.or(Filters.lt(DEAD_AT, at),
                     Filters.and(Filters.eq(DEAD_AT, at), Filters.lt(ID, after.key()))));
         }
         return read("list dead letters", () -> {
             List<DeadLetter> items = new ArrayList<>();
-            for (Document d : deadLetters.find(and(filters)).sort(Sorts.descending(DEAD_AT, ID)).limit(query.limit() + 1)) {
+            for (Document d : deadLetters.find(Filters.and(filters)).sort(Sorts.descending(DEAD_AT, ID)).limit(query.limit() + 1)) {
                 items.add(ArchiveDocuments.deadLetter(d));
             }
             if (items.size() <= query.limit()) {
@@ -170,41 +217,60 @@ public final class MongoJobArchive implements JobArchive {
             }
             items = items.subList(0, query.limit());
             DeadLetter last = items.get(items.size() - 1);
-            return new Page<>(items, ArchiveDocuments.cursor(last.deadAt(), last.key()));
+            return new Page<>(items, DeadLetterCursor.after(last));
         });
     }
 
     @Override
     public Optional<DeadLetter> deadLetter(JobRef ref) {
         return read("find the dead letter of " + ref, () -> Optional.ofNullable(
-                deadLetters.find(Filters.and(Filters.eq(TOPIC, ref.topic()), Filters.eq(JOB_ID, ref.id())))
+                deadLetters.find(Filters.and(Filters.eq(TOPIC, ref.topic()), Filters.eq(JOB_ID, ref.id()),
+                                ArchiveDocuments.live()))
                         .sort(Sorts.descending(DEAD_AT, ID)).limit(1).first())
                 .map(ArchiveDocuments::deadLetter));
     }
 
     @Override
     public Optional<DeadLetter> deadLetter(String key) {
-        return read("find dead letter " + key, () -> Optional.ofNullable(deadLetters.find(Filters.eq(ID, key)).first())
+        return read("find dead letter " + key, () -> Optional.ofNullable(
+                deadLetters.find(Filters.and(Filters.eq(ID, key), ArchiveDocuments.live())).first())
                 .map(ArchiveDocuments::deadLetter));
     }
 
     @Override
     public boolean recordReplay(String key, int expectedReplayCount, DeadLetter.Replay replay) {
         return mutate("record a replay of dead letter " + key, () -> deadLetters.updateOne(
-                Filters.and(Filters.eq(ID, key), Filters.eq(REPLAY_COUNT, expectedReplayCount)),
+                Filters.and(Filters.eq(ID, key), ArchiveDocuments.live(),
+                        Filters.eq(REPLAY_COUNT, expectedReplayCount)),
                 Updates.combine(Updates.inc(REPLAY_COUNT, 1), Updates.push(REPLAYS, ArchiveDocuments.replay(replay))))
                 .getModifiedCount() == 1);
     }
 
     @Override
     public long purgeDeadLetters(JobRef ref) {
-        return mutate("purge the dead letters of " + ref, () -> deadLetters.deleteMany(
-                Filters.and(Filters.eq(TOPIC, ref.topic()), Filters.eq(JOB_ID, ref.id()))).getDeletedCount());
+        return purge("purge the dead letters of " + ref,
+                Filters.and(Filters.eq(TOPIC, ref.topic()), Filters.eq(JOB_ID, ref.id()), ArchiveDocuments.live()));
     }
 
     @Override
     public long purgeDeadLetters(DeadLetterQuery filter) {
-        return mutate("purge dead letters", () -> deadLetters.deleteMany(and(filters(filter))).getDeletedCount());
+        return purge("purge dead letters", Filters.and(filters(filter)));
+    }
+
+    /** Turns the (live) dead letters matching {@code filter} into tombstones (see the class comment). */
+    private long purge(String what, Bson filter) {
+        Bson tombstone = ArchiveDocuments.tombstone(System.currentTimeMillis(), tombstoneRetention);
+        return mutate(what, () -> deadLetters.updateMany(filter, tombstone).getModifiedCount());
+    }
+
+    /**
+     * Removes tombstones past their retention. MongoDB's TTL monitor does this by itself (index {@code expireAt_ttl}
+     * of {@code dead_letters}); the embedded server has none, so its factory calls this now and then.
+     */
+    public long expireTombstones(long nowMs) {
+        return mutate("expire tombstones of purged dead letters", () -> deadLetters.deleteMany(Filters.and(
+                Filters.exists(ArchiveDocuments.PURGED_AT), Filters.lt(ArchiveDocuments.EXPIRE_AT, new Date(nowMs))))
+                .getDeletedCount());
     }
 
     /**
@@ -216,9 +282,9 @@ public final class MongoJobArchive implements JobArchive {
                 () -> completed.deleteMany(Filters.lt(ArchiveDocuments.EXPIRE_AT, new Date(nowMs))).getDeletedCount());
     }
 
-    /** Counts of both collections, for tests and diagnostics. */
+    /** Counts of both collections (dead letters not purged), for tests and diagnostics. */
     public long deadLetterCount() {
-        return read("count dead letters", () -> deadLetters.countDocuments());
+        return read("count dead letters", () -> deadLetters.countDocuments(ArchiveDocuments.live()));
     }
 
     public long completedCount() {
@@ -230,8 +296,10 @@ public final class MongoJobArchive implements JobArchive {
         // The client belongs to whoever built it (the factory's lifecycle closes it).
     }
 
+    /** The query's filters, over dead letters that have not been purged. */
     private static List<Bson> filters(DeadLetterQuery query) {
         List<Bson> filters = new ArrayList<>();
+        filters.add(ArchiveDocuments.live());
         if (query.topic() != null) {
             filters.add(Filters.eq(TOPIC, query.topic()));
         }
@@ -245,10 +313,6 @@ public final class MongoJobArchive implements JobArchive {
             filters.add(query.replayed() ? Filters.gt(REPLAY_COUNT, 0) : Filters.eq(REPLAY_COUNT, 0));
         }
         return filters;
-    }
-
-    private static Bson and(List<Bson> filters) {
-        return filters.isEmpty() ? new Document() : Filters.and(filters);
     }
 
     private <T> T mutate(String what, Supplier<T> action) {

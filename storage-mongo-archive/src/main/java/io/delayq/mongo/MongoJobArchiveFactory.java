@@ -51,6 +51,9 @@ import java.util.concurrent.TimeUnit;
  *       only: dead letters are then lost on restart)</td></tr>
  *   <tr><td>{@code completedRetention}</td><td>7 days</td><td>how long succeeded jobs of topics with
  *       {@code archiveSucceeded} are kept</td></tr>
+ *   <tr><td>{@code tombstoneRetention}</td><td>30 days</td><td>how long a purged dead letter leaves a tombstone that
+ *       keeps it from coming back; longer than any outage of the job store (an archived entry can stay in the
+ *       store's outbox, and be written again, only while its delete cannot reach the store); at least 1 hour</td></tr>
  *   <tr><td>{@code runMigrations}</td><td>true</td><td>apply missing schema migrations at start-up (else run the
  *       {@code migrate} command)</td></tr>
  *   <tr><td>{@code serverSelectionTimeout}</td><td>5 seconds</td><td>how long an operation waits for a reachable
@@ -73,6 +76,10 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
     @NotNull
     @MinDuration(value = 1, unit = TimeUnit.MINUTES)
     private Duration completedRetention = Duration.days(7);
+
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.HOURS)
+    private Duration tombstoneRetention = Duration.days(30);
 
     private boolean runMigrations = true;
 
@@ -145,7 +152,9 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
             throw e;
         }
         EmbeddedMongo embedded = connection.embedded();
-        var archive = new MongoJobArchive(connection.database(), java.time.Duration.ofMillis(completedRetention.toMilliseconds()),
+        var archive = new MongoJobArchive(connection.database(),
+                java.time.Duration.ofMillis(completedRetention.toMilliseconds()),
+                java.time.Duration.ofMillis(tombstoneRetention.toMilliseconds()),
                 embedded == null ? null : embedded::commit);
         lifecycle.manage(new Managed() {
             @Override
@@ -212,9 +221,12 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
 
     private static void expire(MongoJobArchive archive) {
         try {
-            archive.expireCompleted(System.currentTimeMillis());
+            long now = System.currentTimeMillis();
+            archive.expireCompleted(now);
+            archive.expireTombstones(now);
         } catch (RuntimeException e) {
-            LOG.warn("Could not remove completed jobs past their retention; will try again: {}", e.toString());
+            LOG.warn("Could not remove completed jobs and tombstones past their retention; will try again: {}",
+                    e.toString());
         }
     }
 
@@ -276,6 +288,16 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
     @JsonProperty
     public void setCompletedRetention(Duration completedRetention) {
         this.completedRetention = completedRetention;
+    }
+
+    @JsonProperty
+    public Duration getTombstoneRetention() {
+        return tombstoneRetention;
+    }
+
+    @JsonProperty
+    public void setTombstoneRetention(Duration tombstoneRetention) {
+        this.tombstoneRetention = tombstoneRetention;
     }
 
     @JsonProperty

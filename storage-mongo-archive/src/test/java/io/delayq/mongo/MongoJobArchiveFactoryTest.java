@@ -47,6 +47,7 @@ class MongoJobArchiveFactoryTest {
         assertThat(factory.getCompletedRetention()).isEqualTo(Duration.days(3));
         assertThat(factory.isRunMigrations()).isFalse();
         assertThat(factory.getServerSelectionTimeout()).isEqualTo(Duration.seconds(2));
+        assertThat(factory.getTombstoneRetention()).isEqualTo(Duration.days(14));
     }
 
     @Test
@@ -59,6 +60,7 @@ class MongoJobArchiveFactoryTest {
         assertThat(factory.getEmbedded().getDataDir()).isEqualTo("./data/mongo");
         assertThat(factory.getEmbedded().isPersistent()).isTrue();
         assertThat(factory.getCompletedRetention()).isEqualTo(Duration.days(7));
+        assertThat(factory.getTombstoneRetention()).isEqualTo(Duration.days(30));
         assertThat(factory.isRunMigrations()).isTrue();
     }
 
@@ -67,7 +69,8 @@ class MongoJobArchiveFactoryTest {
         assertThatThrownBy(() -> yaml.build(new ResourceConfigurationSourceProvider(), "yaml/bad-archive.yml"))
                 .isInstanceOf(ConfigurationValidationException.class)
                 .hasMessageContaining("database")
-                .hasMessageContaining("embedded.port");
+                .hasMessageContaining("embedded.port")
+                .hasMessageContaining("tombstoneRetention");
     }
 
     @Test
@@ -78,7 +81,7 @@ class MongoJobArchiveFactoryTest {
         factory.getEmbedded().setDataDir(dataDir.resolve("unused").toString());
 
         try (var connection = factory.connect()) {
-            assertThat(MongoJobArchiveFactory.migrate(connection.database())).hasSize(1);
+            assertThat(MongoJobArchiveFactory.migrate(connection.database())).hasSize(Migrations.latestVersion());
         }
         assertThat(Files.exists(dataDir.resolve("unused"))).isFalse();
     }
@@ -93,7 +96,7 @@ class MongoJobArchiveFactoryTest {
         List<AppliedMigration> first = factory.migrate();
         List<AppliedMigration> second = factory.migrate();
 
-        assertThat(first).extracting(AppliedMigration::version).containsExactly(1);
+        assertThat(first).extracting(AppliedMigration::version).containsExactly(1, 2);
         assertThat(first.get(0).description()).isNotBlank();
         assertThat(second).isEmpty();
     }
@@ -133,7 +136,7 @@ class MongoJobArchiveFactoryTest {
         again.getEmbedded().setPort(0);
         again.getEmbedded().setDataDir(dataDir.toString());
         try (var connection = again.connect()) {
-            assertThat(Migrations.applied(connection.database())).hasSize(1);
+            assertThat(Migrations.applied(connection.database())).hasSize(Migrations.latestVersion());
         }
     }
 }

@@ -11,10 +11,15 @@ import io.delayq.core.NewJob;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -22,9 +27,15 @@ import java.util.Optional;
  * Replays dead letters: schedules a fresh job (attempts reset) with the dead job's payload and options, and records
  * the replay on the dead letter.
  *
- * <p>Idempotency. The n-th replay of a dead letter always schedules the job id {@link #replayId(String, int)
- * {@code <id>:r<n>}}, and the replay is recorded only after the store accepted the job, and only if the replay count
- * is still n-1. So:
+ * <p>Replay ids. The n-th replay of a dead letter schedules the job id {@link #replayId(DeadLetter, int)
+ * {@code <id>:<createdAt>:r<n>}}: the dead job's id, the creation time that tells its lives apart (the same
+ * {@code createdAt} as in the letter's key {@code <topic>/<id>/<createdAt>}), and the replay's number. An id can die
+ * more than once (the store forgets a finished job and the producer uses the id again), and each death is a dead
+ * letter of its own; with the life in the id, the first replay of the second life can never land on the first
+ * life's replay, which the store may still remember (finished) and would answer as "already there".
+ *
+ * <p>Idempotency. The id depends only on the letter and n, and the replay is recorded only after the store accepted
+ * the job, and only if the replay count is still n-1. So:
  * <ul>
  *   <li>two requests at once both compute the same id; the store's idempotent enqueue keeps one job, and one of the
  *       two records the replay while the other finds it recorded and returns it;</li>
@@ -33,12 +44,20 @@ import java.util.Optional;
  *   <li>a request repeated after the first completed is recognised by its {@code requestKey}, or, when it has
  *       none, by arriving within the dedup window of the last replay (a double click).</li>
  * </ul>
+ *
+ * <p>Purged letters. A replay asks the archive for the letter first and refuses one that has been purged (the
+ * archive keeps a tombstone, so a purged letter stays purged). When the purge lands while the replay is in flight,
+ * after the read and before the replay is recorded, the purge wins: the replay's job is cancelled, unless it has
+ * already finished.
  */
 public final class DeadLetterReplayer {
     /** Key-less replays of the same dead letter closer together than this count as one (a double click). */
     public static final long DEFAULT_DEDUP_WINDOW_MS = 10_000;
 
+    /** Dead letters read per page by a bulk replay. */
+    private static final int BULK_PAGE = 200;
     private static final int MAX_ID_LENGTH = 128;
+    private static final Logger LOG = LoggerFactory.getLogger(DeadLetterReplayer.class);
 
     private final JobStore store;
     private final JobArchive archive;
@@ -59,25 +78,43 @@ public final class DeadLetterReplayer {
     /**
      * Replays the newest dead letter of a job id.
      *
-     * @throws StoreException {@link StoreStatus#NOT_FOUND} when the job has no dead letter
+     * @throws StoreException {@link StoreStatus#NOT_FOUND} when the job has no dead letter (or it was purged)
      */
     public ReplayOutcome replay(JobRef ref, ReplayRequest request) {
+        checkDelay(request);
         DeadLetter deadLetter = archive.deadLetter(ref)
                 .orElseThrow(() -> new StoreException(StoreStatus.NOT_FOUND, "job " + ref + " has no dead letter"));
-        return replay(deadLetter, request);
+        return replayLetter(deadLetter, request);
     }
 
-    /** Replays one dead letter (see the class comment for what makes it idempotent). */
+    /**
+     * Replays one dead letter as the caller last saw it, e.g. in a listing (see the class comment for what makes it
+     * idempotent): when someone else replayed it since, this answers their replay as a duplicate rather than
+     * replaying it once more.
+     *
+     * @throws StoreException {@link StoreStatus#NOT_FOUND} when it has been purged since
+     */
     public ReplayOutcome replay(DeadLetter deadLetter, ReplayRequest request) {
+        checkDelay(request);
+        if (archive.deadLetter(deadLetter.key()).isEmpty()) {
+            throw purged(deadLetter);
+        }
+        return replayLetter(deadLetter, request);
+    }
+
+    private void checkDelay(ReplayRequest request) {
         if (request.delayMs() != null) {
             rules.checkDelay(request.delayMs());
         }
+    }
+
+    private ReplayOutcome replayLetter(DeadLetter deadLetter, ReplayRequest request) {
         Optional<DeadLetter.Replay> earlier = duplicateOf(deadLetter, request);
         if (earlier.isPresent()) {
             return duplicate(deadLetter, earlier.get());
         }
         int number = deadLetter.replayCount() + 1;
-        String newId = replayId(deadLetter.job().id(), number);
+        String newId = replayId(deadLetter, number);
         EnqueueResult enqueued = store.enqueue(newJob(deadLetter.job(), newId, request));
         Job job = enqueued.job();
         if (enqueued.status() == StoreStatus.CONFLICT && !deadLetter.job().payload().equals(job.payload())) {
@@ -91,54 +128,103 @@ public final class DeadLetterReplayer {
             DeadLetter recorded = archive.deadLetter(deadLetter.key()).orElse(deadLetter);
             return new ReplayOutcome(recorded, replay, false, job);
         }
-        DeadLetter now = archive.deadLetter(deadLetter.key()).orElseThrow(() -> new StoreException(
-                StoreStatus.NOT_FOUND, "dead letter " + deadLetter.key() + " was purged while it was being replayed"));
-        DeadLetter.Replay theirs = now.replays().stream().filter(r -> r.number() == number).findFirst()
-                .orElse(now.lastReplay());
-        return duplicate(now, theirs);
+        Optional<DeadLetter> now = archive.deadLetter(deadLetter.key());
+        if (now.isEmpty()) {
+            return purgedWhileReplaying(deadLetter, replay, job);
+        }
+        DeadLetter.Replay theirs = now.get().replays().stream().filter(r -> r.number() == number).findFirst()
+                .orElse(now.get().lastReplay());
+        return duplicate(now.get(), theirs);
     }
 
     /**
-     * Replays every dead letter matching {@code filter} (its limit and cursor are ignored), newest first, at most
-     * {@code max} of them. Dead letters replayed before are skipped unless {@code includeReplayed}; so repeating a
-     * bulk replay, or calling again while {@link BulkReplayResult#more()} is true, never replays one twice.
+     * The letter was purged after this replay read it and before the replay could be recorded: the purge wins.
+     * The job is withdrawn if it has not finished yet; one that has finished (delivered in these few milliseconds)
+     * cannot be, and is answered as the replay it was.
+     */
+    private ReplayOutcome purgedWhileReplaying(DeadLetter deadLetter, DeadLetter.Replay replay, Job job) {
+        try {
+            store.cancel(new JobRef(deadLetter.job().topic(), replay.newJobId()));
+        } catch (StoreException e) {
+            if (e.status() == StoreStatus.NOT_IN_STATE) {
+                return new ReplayOutcome(deadLetter, replay, false, store.find(job.ref()).orElse(job));
+            }
+            if (e.status() != StoreStatus.NOT_FOUND) {
+                throw e;
+            }
+        }
+        throw new StoreException(StoreStatus.NOT_FOUND, "dead letter " + deadLetter.key() + " was purged while it"
+                + " was being replayed; its replay " + replay.newJobId() + " was withdrawn");
+    }
+
+    private static StoreException purged(DeadLetter deadLetter) {
+        return new StoreException(StoreStatus.NOT_FOUND, "dead letter " + deadLetter.key()
+                + " has been purged; a purged dead letter cannot be replayed");
+    }
+
+    /**
+     * Replays every dead letter matching {@code filter}, newest first, at most {@code max} of them, starting after
+     * {@code filter.cursor()} when it has one (its limit is ignored). Dead letters replayed before are skipped unless
+     * {@code includeReplayed}; so repeating a bulk replay never replays one twice.
+     *
+     * <p>A letter that cannot be replayed (its replay id taken by another job, purged meanwhile, refused by the
+     * rules) is reported as {@link BulkReplayResult.Outcome#FAILED} with the reason, and the run goes on. It counts
+     * towards {@code max}; continuing from {@link BulkReplayResult#nextCursor()} goes past it, while a request without
+     * a cursor starts again from the newest and so tries the failed letters again. When the store or the archive
+     * cannot be reached the run stops there: with nothing done yet the {@link StoreException} is thrown (nothing was
+     * changed); otherwise the result says so in {@link BulkReplayResult#stopped()}, and its cursor continues at the
+     * letter that could not be replayed.
+     *
+     * @throws IllegalArgumentException for a bad {@code max}, delay or cursor (before anything is replayed)
      */
     public BulkReplayResult replayAll(DeadLetterQuery filter, Long delayMs, boolean includeReplayed, int max) {
         if (max < 1) {
             throw new IllegalArgumentException("max is " + max + "; it must be at least 1");
         }
-        DeadLetterQuery page = filter.withReplayed(includeReplayed ? filter.replayed() : Boolean.FALSE)
-                .withLimit(Math.min(max, 200)).withCursor(null);
         var request = new ReplayRequest(delayMs, null, null);
-        int replayed = 0;
-        int duplicates = 0;
-        while (true) {
-            Page<DeadLetter> letters = archive.deadLetters(page);
-            for (DeadLetter letter : letters.items()) {
-                if (replayed + duplicates == max) {
-                    return new BulkReplayResult(replayed, duplicates, true);
-                }
-                if (replay(letter, request).duplicate()) {
-                    duplicates++;
-                } else {
-                    replayed++;
-                }
+        checkDelay(request);
+        DeadLetterQuery query = filter.withReplayed(includeReplayed ? filter.replayed() : Boolean.FALSE);
+        List<BulkReplayResult.LetterOutcome> letters = new ArrayList<>();
+        String cursor = filter.cursor();
+        while (letters.size() < max) {
+            Page<DeadLetter> page;
+            try {
+                // No more than is left to take, so that the last page's hasNext says whether more match beyond it.
+                int limit = Math.min(max - letters.size(), BULK_PAGE);
+                page = archive.deadLetters(query.withLimit(limit).withCursor(cursor));
+            } catch (StoreException e) {
+                return stop(letters, cursor, e);
             }
-            if (!letters.hasNext()) {
-                return new BulkReplayResult(replayed, duplicates, false);
+            for (DeadLetter letter : page.items()) {
+                try {
+                    letters.add(BulkReplayResult.LetterOutcome.of(letter, replay(letter, request)));
+                } catch (StoreException e) {
+                    if (e.status() == StoreStatus.UNAVAILABLE) {
+                        return stop(letters, cursor, e);
+                    }
+                    letters.add(BulkReplayResult.LetterOutcome.failed(letter, e));
+                } catch (IllegalArgumentException e) {
+                    letters.add(BulkReplayResult.LetterOutcome.failed(letter, e));
+                } catch (RuntimeException e) {
+                    LOG.warn("Bulk replay could not replay dead letter {}; going on with the others", letter.key(), e);
+                    letters.add(BulkReplayResult.LetterOutcome.failed(letter, e));
+                }
+                cursor = DeadLetterCursor.after(letter);
             }
-            page = page.withCursor(letters.nextCursor());
+            if (!page.hasNext()) {
+                return new BulkReplayResult(letters, false, null, null);
+            }
         }
+        return new BulkReplayResult(letters, true, cursor, null);
     }
 
-    /**
-     * What a bulk replay did.
-     *
-     * @param replayed   dead letters replayed now
-     * @param duplicates dead letters skipped because they were replayed moments ago (a repeated request)
-     * @param more       true when it stopped at its maximum and more dead letters match
-     */
-    public record BulkReplayResult(int replayed, int duplicates, boolean more) {
+    /** The store or the archive cannot be reached: every further letter would fail the same way. */
+    private static BulkReplayResult stop(List<BulkReplayResult.LetterOutcome> letters, String cursor,
+                                         StoreException e) {
+        if (e.status() != StoreStatus.UNAVAILABLE || letters.isEmpty()) {
+            throw e;
+        }
+        return new BulkReplayResult(letters, true, cursor, e.getMessage());
     }
 
     private Optional<DeadLetter.Replay> duplicateOf(DeadLetter deadLetter, ReplayRequest request) {
@@ -165,12 +251,18 @@ public final class DeadLetterReplayer {
                 dead.backoff(), callback, dead.timeoutMs(), dead.broadcast(), lane == null ? Delivery.PULL : lane);
     }
 
+    /** The id of the n-th replay of a dead letter: {@code <id>:<createdAt>:r<n>} (see the class comment). */
+    public static String replayId(DeadLetter deadLetter, int number) {
+        return replayId(deadLetter.job().id(), deadLetter.job().createdAt(), number);
+    }
+
     /**
-     * The id of the n-th replay of a job: {@code <id>:r<n>}. An id too long for that keeps its head and a digest of
-     * the whole, so that it stays within the 128 characters of a job id and stays unique.
+     * The id of the n-th replay of the life of job {@code id} created at {@code createdAt}:
+     * {@code <id>:<createdAt>:r<n>}. An id too long for that keeps its head and a digest of the whole id, so that it
+     * stays within the 128 characters of a job id and stays unique.
      */
-    public static String replayId(String id, int number) {
-        String suffix = ":r" + number;
+    public static String replayId(String id, long createdAt, int number) {
+        String suffix = ":" + createdAt + ":r" + number;
         if (id.length() + suffix.length() <= MAX_ID_LENGTH) {
             return id + suffix;
         }

@@ -13,13 +13,20 @@ import java.util.Optional;
  *
  * <p>The dead-letter operations have defaults that refuse, so an archive that only keeps history (or none) stays a
  * small class. Listings are newest first, ordered by ({@code deadAt}, {@code key}) descending, and their cursors
- * name the last item seen, so a page is stable while new dead letters arrive. Failures to reach the backend are
- * {@link io.delayq.core.StoreException}s with {@link io.delayq.core.StoreStatus#UNAVAILABLE}.
+ * are {@link DeadLetterCursor}s naming the last item seen, so a page is stable while new dead letters arrive.
+ * Failures to reach the backend are {@link io.delayq.core.StoreException}s with
+ * {@link io.delayq.core.StoreStatus#UNAVAILABLE}.
+ *
+ * <p>Purges are final. Several archivers may hold the same outbox entry (one read it, another wrote and deleted it),
+ * so an entry can be written again after its dead letter was purged. A purge therefore leaves a tombstone under the
+ * letter's key, kept for a retention the archive documents, and {@link #write} does not bring back a dead letter
+ * that has one. Purged letters are not listed, shown, found or replayed.
  */
 public interface JobArchive extends AutoCloseable {
 
     /**
-     * Writes finished jobs. Idempotent: writing the same entry twice leaves one record. Returns only once the archive
+     * Writes finished jobs. Idempotent: writing the same entry twice leaves one record. A dead letter that was purged
+     * (its tombstone still kept) is not written again; that entry counts as written. Returns only once the archive
      * has durably accepted every entry; throws otherwise, and the caller keeps them in the outbox.
      */
     void write(List<OutboxEntry> entries);
@@ -37,7 +44,7 @@ public interface JobArchive extends AutoCloseable {
         throw unsupported();
     }
 
-    /** One dead letter by its {@link DeadLetter#key()}. */
+    /** One dead letter by its {@link DeadLetter#key()}; empty when there is none or it was purged. */
     default Optional<DeadLetter> deadLetter(String key) {
         throw unsupported();
     }
@@ -46,18 +53,27 @@ public interface JobArchive extends AutoCloseable {
      * Appends a replay to a dead letter, only if its replay count is still {@code expectedReplayCount} (so that two
      * operators replaying at once record one replay).
      *
-     * @return true if recorded; false if the dead letter is gone or someone else recorded a replay first
+     * @return true if recorded; false if the dead letter is gone (purged) or someone else recorded a replay first
      */
     default boolean recordReplay(String key, int expectedReplayCount, DeadLetter.Replay replay) {
         throw unsupported();
     }
 
-    /** Removes every dead letter of a job id. @return how many were removed */
+    /**
+     * Removes every dead letter of a job id, leaving a tombstone for each (see the class comment).
+     *
+     * @return how many were removed
+     */
     default long purgeDeadLetters(JobRef ref) {
         throw unsupported();
     }
 
-    /** Removes every dead letter matching the query's filters (its limit and cursor are ignored). @return how many */
+    /**
+     * Removes every dead letter matching the query's filters (its limit and cursor are ignored), leaving a tombstone
+     * for each.
+     *
+     * @return how many were removed
+     */
     default long purgeDeadLetters(DeadLetterQuery filter) {
         throw unsupported();
     }

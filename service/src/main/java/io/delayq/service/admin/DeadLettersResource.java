@@ -8,6 +8,7 @@ import io.delayq.core.JobRules;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.archive.JobArchive;
@@ -101,13 +102,14 @@ public class DeadLettersResource {
     }
 
     /**
-     * Replays the newest dead letter of a job as a fresh job ({@code <id>:r<n>}, attempts reset). Idempotent: a repeat
-     * with the same {@code Idempotency-Key}, or without a key within 10 s of the last replay, answers that replay.
+     * Replays the newest dead letter of a job as a fresh job ({@code <id>:<createdAt>:r<n>}, attempts reset).
+     * Idempotent: a repeat with the same {@code Idempotency-Key}, or without a key within 10 s of the last replay,
+     * answers that replay.
      *
      * <ul>
      *   <li>201 Created: replayed; {@code Location} is the new job</li>
      *   <li>200 OK: a repeat of an earlier replay; nothing new was scheduled</li>
-     *   <li>404 Not Found: the job has no dead letter</li>
+     *   <li>404 Not Found: the job has no dead letter (or it was purged)</li>
      *   <li>422 Unprocessable Content: a bad delay or callback</li>
      * </ul>
      */
@@ -144,11 +146,15 @@ public class DeadLettersResource {
 
     /**
      * Replays every dead letter matching a filter, newest first, at most {@code max} per request. Dead letters
-     * replayed before are skipped unless {@code includeReplayed}, so repeating the request replays nothing twice.
+     * replayed before are skipped unless {@code includeReplayed}, so repeating the request replays nothing twice. A
+     * dead letter that cannot be replayed is reported in {@code failures} with the reason, and the others are
+     * replayed all the same; {@code cursor: nextCursor} goes on after the letters taken, failed ones included.
      *
      * <ul>
-     *   <li>200 OK: {@code {replayed, duplicates, more}}</li>
-     *   <li>422 Unprocessable Content: a bad topic, time, delay or max</li>
+     *   <li>200 OK: {@code {replayed, duplicates, failed, failures, more, nextCursor, stopped}}; {@code stopped} says
+     *       the store or the archive could not be reached part-way (what was replayed stays replayed)</li>
+     *   <li>422 Unprocessable Content: a bad topic, time, delay, max or cursor (nothing was replayed)</li>
+     *   <li>503 Service Unavailable: the store or the archive cannot be reached (nothing was replayed)</li>
      * </ul>
      */
     @POST
@@ -156,20 +162,25 @@ public class DeadLettersResource {
     @Timed
     @ExceptionMetered
     public BulkReplayResponse replayMany(DeadLetterFilter filter) {
-        DeadLetterFilter f = filter == null ? new DeadLetterFilter(null, null, null, null, null, null, null) : filter;
+        DeadLetterFilter f = filter == null ? DeadLetterFilter.none() : filter;
         int max = f.max() == null ? DEFAULT_BULK_MAX : f.max();
         if (max < 1 || max > MAX_BULK_MAX) {
             throw new IllegalArgumentException("max is " + max + "; use 1 to " + MAX_BULK_MAX
-                    + " and call again while the answer says more: true");
+                    + " and call again with cursor: nextCursor while the answer says more: true");
+        }
+        String cursor = blankToNull(f.cursor());
+        if (cursor != null) {
+            DeadLetterCursor.decode(cursor);
         }
         var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), null,
-                DeadLetterQuery.DEFAULT_LIMIT, null);
-        var result = replayer.replayAll(query, f.delayMs(), Boolean.TRUE.equals(f.includeReplayed()), max);
-        return new BulkReplayResponse(result.replayed(), result.duplicates(), result.more());
+                DeadLetterQuery.DEFAULT_LIMIT, cursor);
+        return BulkReplayResponse.of(
+                replayer.replayAll(query, f.delayMs(), Boolean.TRUE.equals(f.includeReplayed()), max));
     }
 
     /**
-     * Removes every dead letter of a job.
+     * Removes every dead letter of a job. Each leaves a tombstone, so that an archiver writing the same outbox entry
+     * late cannot bring it back, and it can no longer be replayed.
      *
      * <ul>
      *   <li>204 No Content: removed</li>
@@ -189,8 +200,9 @@ public class DeadLettersResource {
     }
 
     /**
-     * Removes every dead letter matching a filter. At least one of {@code topic}, {@code from}, {@code to},
-     * {@code replayed} is required, so that an empty body cannot wipe the archive.
+     * Removes every dead letter matching a filter, each leaving a tombstone (see {@link #purge}). At least one of
+     * {@code topic}, {@code from}, {@code to}, {@code replayed} is required, so that an empty body cannot wipe the
+     * archive.
      *
      * <ul>
      *   <li>200 OK: {@code {purged}}</li>
@@ -202,7 +214,7 @@ public class DeadLettersResource {
     @Timed
     @ExceptionMetered
     public PurgeResponse purgeMany(DeadLetterFilter filter) {
-        DeadLetterFilter f = filter == null ? new DeadLetterFilter(null, null, null, null, null, null, null) : filter;
+        DeadLetterFilter f = filter == null ? DeadLetterFilter.none() : filter;
         var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), f.replayed(),
                 DeadLetterQuery.DEFAULT_LIMIT, null);
         if (query.isUnfiltered()) {

@@ -87,9 +87,13 @@ class DeadLettersIntegrationTest {
 
         assertThat(replay.status()).as(replay.toString()).isEqualTo(201);
         assertThat(doubleClick.status()).as(doubleClick.toString()).isEqualTo(200);
-        Await.until("the replay is delivered", () -> !attemptsOf(topic, "order-7:r1").isEmpty());
-        assertThat(attemptsOf(topic, "order-7:r1")).containsExactly("1");
-        assertThat(attemptsOf(topic, "order-7:r2")).isEmpty();
+        String replayId = replay.json().get("replay").get("newJobId").asText();
+        String key = letter.json().get("key").asText(); // <topic>/order-7/<createdAt>: the life the replay id names
+        assertThat(replayId).isEqualTo("order-7:" + key.substring(key.lastIndexOf('/') + 1) + ":r1");
+        assertThat(doubleClick.json().get("replay").get("newJobId").asText()).isEqualTo(replayId);
+        Await.until("the replay is delivered", () -> !attemptsOf(topic, replayId).isEmpty());
+        assertThat(attemptsOf(topic, replayId)).containsExactly("1");
+        assertThat(RECEIVER.received(r -> topic.equals(r.topic()) && r.id().endsWith(":r2"))).isEmpty();
 
         assertThat(admin.delete("/v1/admin/dead-letters/" + topic + "/order-7").status()).isEqualTo(204);
         assertThat(admin.get("/v1/admin/dead-letters/" + topic + "/order-7").status()).isEqualTo(404);

@@ -102,6 +102,11 @@ class DeadLettersResourceTest {
         return ref;
     }
 
+    /** The job the n-th replay of a job's (newest) dead letter schedules. */
+    private static JobRef replayOf(JobRef dead, int number) {
+        return new JobRef(dead.topic(), DeadLetterReplayer.replayId(ARCHIVE.deadLetter(dead).orElseThrow(), number));
+    }
+
     private static Invocation.Builder admin(String path, Map<String, Object> query) {
         var target = RESOURCES.target(path);
         for (var e : query.entrySet()) {
@@ -166,29 +171,31 @@ class DeadLettersResourceTest {
     @Test
     void replaysOnceEvenWhenClickedTwice() {
         String topic = newTopic();
-        dead(topic, "pay");
+        JobRef pay = dead(topic, "pay");
+        String r1 = replayOf(pay, 1).id();
 
         Response first = admin("/v1/admin/dead-letters/" + topic + "/pay/replay").post(Entity.json("{}"));
         Response second = admin("/v1/admin/dead-letters/" + topic + "/pay/replay").post(Entity.json(""));
 
         assertThat(first.getStatus()).isEqualTo(201);
-        assertThat(first.getLocation().getPath()).isEqualTo("/v1/topics/" + topic + "/jobs/pay:r1");
+        assertThat(r1).startsWith("pay:").endsWith(":r1");
+        assertThat(first.getLocation().getPath()).isEqualTo("/v1/topics/" + topic + "/jobs/" + r1);
         JsonNode body = first.readEntity(JsonNode.class);
         assertThat(body.get("duplicate").asBoolean()).isFalse();
         assertThat(body.get("job").get("attempts").asInt()).isZero();
         assertThat(body.get("deadLetter").get("replayCount").asInt()).isEqualTo(1);
         assertThat(second.getStatus()).isEqualTo(200);
-        assertThat(second.readEntity(JsonNode.class).get("replay").get("newJobId").asText()).isEqualTo("pay:r1");
-        assertThat(STORE.find(new JobRef(topic, "pay:r2"))).isEmpty();
+        assertThat(second.readEntity(JsonNode.class).get("replay").get("newJobId").asText()).isEqualTo(r1);
+        assertThat(STORE.find(replayOf(pay, 2))).isEmpty();
         var lease = reserveOne(STORE, topic);
-        assertThat(lease.ref().id()).isEqualTo("pay:r1");
+        assertThat(lease.ref().id()).isEqualTo(r1);
         assertThat(lease.attempt()).isEqualTo(1);
     }
 
     @Test
     void idempotencyKeysAndANewCallback() {
         String topic = newTopic();
-        dead(topic, "k");
+        JobRef k = dead(topic, "k");
         String body = "{\"delayMs\": 60000, \"callback\": {\"url\": \"http://127.0.0.1:9/new\"}}";
 
         Response first = admin("/v1/admin/dead-letters/" + topic + "/k/replay").header("Idempotency-Key", "x1")
@@ -204,14 +211,14 @@ class DeadLettersResourceTest {
         assertThat(job.get("delivery").asText()).isEqualTo("PUSH");
         assertThat(repeat.getStatus()).isEqualTo(200);
         assertThat(badCallback.getStatus()).isEqualTo(422);
-        assertThat(STORE.find(new JobRef(topic, "k:r2"))).isEmpty();
+        assertThat(STORE.find(replayOf(k, 2))).isEmpty();
     }
 
     @Test
     void bulkReplayReplaysTheRestOnce() {
         String topic = newTopic();
         dead(topic, "b0");
-        dead(topic, "b1");
+        JobRef b1 = dead(topic, "b1");
         dead(topic, "b2");
         admin("/v1/admin/dead-letters/" + topic + "/b0/replay").post(Entity.json("{}")).close();
 
@@ -221,7 +228,77 @@ class DeadLettersResourceTest {
         assertThat(bulk.get("replayed").asInt()).isEqualTo(2);
         assertThat(bulk.get("more").asBoolean()).isFalse();
         assertThat(again.get("replayed").asInt()).isZero();
-        assertThat(STORE.find(new JobRef(topic, "b1:r1")).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(STORE.find(replayOf(b1, 1)).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+    }
+
+    /**
+     * Issue 12 #5: a letter that cannot be replayed is reported with its reason, and the others are replayed; the
+     * cursor goes on past it; a retry from the top replays nothing twice and reports it again.
+     */
+    @Test
+    void bulkReplayReportsALetterThatCannotBeReplayedAndGoesOn() {
+        String topic = newTopic();
+        JobRef f0 = dead(topic, "f0");
+        JobRef f1 = dead(topic, "f1");
+        JobRef f2 = dead(topic, "f2");
+        String taken = replayOf(f1, 1).id();
+        STORE.enqueue(io.delayq.core.NewJob.delayed(topic, taken, "{\"someone\":\"else\"}", 60_000, 2));
+
+        Response bulk = admin("/v1/admin/dead-letters/replay").post(Entity.json(Map.of("topic", topic, "max", 2)));
+        JsonNode body = bulk.readEntity(JsonNode.class);
+        JsonNode onwards = admin("/v1/admin/dead-letters/replay")
+                .post(Entity.json(Map.of("topic", topic, "cursor", body.get("nextCursor").asText())), JsonNode.class);
+        JsonNode retry = admin("/v1/admin/dead-letters/replay").post(Entity.json(Map.of("topic", topic)), JsonNode.class);
+
+        assertThat(bulk.getStatus()).isEqualTo(200);
+        assertThat(body.get("replayed").asInt()).isEqualTo(1);
+        assertThat(body.get("duplicates").asInt()).isZero();
+        assertThat(body.get("failed").asInt()).isEqualTo(1);
+        assertThat(body.get("more").asBoolean()).isTrue();
+        assertThat(body.has("stopped")).isFalse();
+        JsonNode failure = body.get("failures").get(0);
+        assertThat(failure.get("id").asText()).isEqualTo("f1");
+        assertThat(failure.get("topic").asText()).isEqualTo(topic);
+        assertThat(failure.get("key").asText()).isEqualTo(ARCHIVE.deadLetter(f1).orElseThrow().key());
+        assertThat(failure.get("status").asInt()).isEqualTo(409);
+        assertThat(failure.get("reason").asText()).contains(taken, "already used");
+        assertThat(STORE.find(replayOf(f2, 1))).isPresent();
+
+        assertThat(onwards.get("replayed").asInt()).isEqualTo(1);
+        assertThat(onwards.get("failed").asInt()).isZero();
+        assertThat(onwards.get("more").asBoolean()).isFalse();
+        assertThat(onwards.has("nextCursor")).isFalse();
+        assertThat(STORE.find(replayOf(f0, 1))).isPresent();
+
+        assertThat(retry.get("replayed").asInt()).isZero();
+        assertThat(retry.get("failures")).extracting(n -> n.get("id").asText()).containsExactly("f1");
+    }
+
+    /** Issue 12 #7 over HTTP: a purged dead letter is gone for replays too, however it is asked for. */
+    @Test
+    void aPurgedDeadLetterCannotBeReplayed() {
+        String topic = newTopic();
+        JobRef gone = dead(topic, "gone");
+        String r1 = replayOf(gone, 1).id();
+
+        assertThat(admin("/v1/admin/dead-letters/" + topic + "/gone").delete().getStatus()).isEqualTo(204);
+        Response one = admin("/v1/admin/dead-letters/" + topic + "/gone/replay").post(Entity.json("{}"));
+        JsonNode bulk = admin("/v1/admin/dead-letters/replay")
+                .post(Entity.json(Map.of("topic", topic, "includeReplayed", true)), JsonNode.class);
+
+        assertThat(one.getStatus()).isEqualTo(404);
+        assertThat(one.getMediaType().toString()).startsWith("application/problem+json");
+        assertThat(bulk.get("replayed").asInt()).isZero();
+        assertThat(bulk.get("failed").asInt()).isZero();
+        assertThat(STORE.find(new JobRef(topic, r1))).isEmpty();
+    }
+
+    @Test
+    void aBulkReplayCursorThatWasNotHandedOutIs422() {
+        Response bad = admin("/v1/admin/dead-letters/replay").post(Entity.json(Map.of("cursor", "zzz")));
+
+        assertThat(bad.getStatus()).isEqualTo(422);
+        assertThat(bad.readEntity(String.class)).contains("nextCursor");
     }
 
     @Test

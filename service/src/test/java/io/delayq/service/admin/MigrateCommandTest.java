@@ -26,7 +26,7 @@ class MigrateCommandTest {
 
     @Test
     void appliesTheMissingMigrationsOnceAndReportsThemPerStore() throws Exception {
-        // Redis has no schema of its own (nothing connects to it: the uri points nowhere); the archive has V1
+        // Redis has no schema of its own (nothing connects to it: the uri points nowhere); the archive has V1 and V2
         Path config = config("""
                 type: redis
                 uri: redis://127.0.0.1:1
@@ -37,7 +37,8 @@ class MigrateCommandTest {
 
         assertThat(report(first)).satisfiesExactly(
                 line -> assertThat(line).isEqualTo("store: up to date"),
-                line -> assertThat(line).startsWith("archive: Applied V1: ").hasSizeGreaterThan(25));
+                line -> assertThat(line).startsWith("archive: Applied V1: ").hasSizeGreaterThan(25),
+                line -> assertThat(line).startsWith("archive: Applied V2: ").hasSizeGreaterThan(25));
         assertThat(report(second)).containsExactly("store: up to date", "archive: up to date");
     }
 
