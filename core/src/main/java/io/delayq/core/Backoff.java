@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonTypeName;
 import io.dropwizard.util.Duration;
 
 import java.util.List;
-import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
@@ -39,9 +38,15 @@ public sealed interface Backoff {
     @JsonTypeName("schedule")
     record Schedule(List<Duration> delays) implements Backoff {
         public Schedule {
-            Objects.requireNonNull(delays, "delays");
-            if (delays.isEmpty()) {
-                throw new IllegalArgumentException("a schedule backoff needs at least one delay");
+            if (delays == null || delays.isEmpty()) {
+                throw new IllegalArgumentException("a schedule backoff needs at least one delay in \"delays\", "
+                        + "e.g. {\"type\": \"schedule\", \"delays\": [\"15s\", \"3m\"]}");
+            }
+            for (int i = 0; i < delays.size(); i++) {
+                if (delays.get(i) == null) {
+                    throw new IllegalArgumentException("delays[" + i + "] is null; each delay is a duration such as "
+                            + "\"30s\"");
+                }
             }
             delays = List.copyOf(delays);
         }
@@ -60,13 +65,22 @@ public sealed interface Backoff {
     @JsonTypeName("exponential")
     record Exponential(Duration initial, double multiplier, Duration max, double jitter) implements Backoff {
         public Exponential {
-            Objects.requireNonNull(initial, "initial");
-            Objects.requireNonNull(max, "max");
-            if (multiplier < 1.0) {
-                throw new IllegalArgumentException("multiplier must be at least 1.0");
+            if (initial == null) {
+                throw new IllegalArgumentException("an exponential backoff needs \"initial\", the first wait, "
+                        + "e.g. \"initial\": \"1s\"");
             }
-            if (jitter < 0.0 || jitter > 1.0) {
-                throw new IllegalArgumentException("jitter must be between 0.0 and 1.0");
+            if (max == null) {
+                throw new IllegalArgumentException("an exponential backoff needs \"max\", the longest wait, "
+                        + "e.g. \"max\": \"1h\"");
+            }
+            // Written so that NaN fails too: every comparison with NaN is false.
+            if (!(multiplier >= 1.0 && Double.isFinite(multiplier))) {
+                throw new IllegalArgumentException("\"multiplier\" is " + multiplier + "; it must be a finite number "
+                        + "of at least 1.0, e.g. \"multiplier\": 2.0");
+            }
+            if (!(jitter >= 0.0 && jitter <= 1.0)) {
+                throw new IllegalArgumentException("\"jitter\" is " + jitter + "; it must be a number from 0.0 to "
+                        + "1.0 (a fraction of each wait), e.g. \"jitter\": 0.2");
             }
         }
 

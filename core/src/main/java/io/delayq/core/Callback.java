@@ -3,13 +3,26 @@ package io.delayq.core;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.Map;
-import java.util.Objects;
 
-/** Where a push delivery goes: an absolute http(s) URL and extra request headers. */
+/**
+ * Where a push delivery goes: an absolute http(s) URL and extra request headers. The rules of what a URL or header
+ * may be are checked where a callback is accepted (the service's {@code CallbackCheck}); this refuses only what cannot
+ * be held at all, with a message rather than a {@link NullPointerException}.
+ */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record Callback(String url, Map<String, String> headers) {
     public Callback {
-        Objects.requireNonNull(url, "url");
+        if (url == null) {
+            throw new IllegalArgumentException("callback.url is required, e.g. \"https://example.com/hooks/delayq\"");
+        }
+        if (headers != null) {
+            headers.forEach((name, value) -> {
+                if (name == null || value == null) {
+                    throw new IllegalArgumentException("callback.headers: " + (name == null ? "a header name is null"
+                            : "the value of " + JobRules.quote(name) + " is null") + "; each header is a string");
+                }
+            });
+        }
         headers = headers == null ? Map.of() : Map.copyOf(headers);
     }
 

@@ -1,38 +1,101 @@
 package io.delayq.core;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.util.Duration;
+
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
  * The validation rules of a job, shared by every entry point. Each check throws {@link IllegalArgumentException} with
- * a message a person can act on; the service turns it into a 4xx.
+ * a message a person can act on; the service turns it into a 4xx. The limits are the service's {@code limits:}
+ * block, and the messages name them so.
  *
- * @param maxPayloadBytes largest payload accepted, in bytes of compact JSON
- * @param maxDelayMs      how far ahead a job may be scheduled
+ * <p>Every part of a job that a producer sizes is bounded, and so is their sum: a record within each part's limit can
+ * still be too large for the store to lease in a batch or the archive to take in one document.
+ *
+ * @param maxPayloadBytes        largest payload accepted, in bytes of compact JSON
+ * @param maxDelayMs             how far ahead a job may be scheduled, and the longest wait a backoff may ask for
+ * @param maxAttempts            highest {@code maxAttempts}; also the most delays a schedule backoff may list, since a
+ *                               job never waits more often than that
+ * @param maxCallbackHeaders     most callback headers
+ * @param maxCallbackHeaderBytes callback header names and values together, in UTF-8 bytes
+ * @param maxJobBytes            the whole job: payload, topic, id, callback and backoff (as JSON) together
  */
-public record JobRules(int maxPayloadBytes, long maxDelayMs) {
+public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, int maxCallbackHeaders,
+                       int maxCallbackHeaderBytes, int maxJobBytes) {
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 64 * 1024;
     public static final long DEFAULT_MAX_DELAY_MS = 365L * 24 * 3600 * 1000;
+    public static final int DEFAULT_MAX_ATTEMPTS = 100;
+    public static final int DEFAULT_MAX_CALLBACK_HEADERS = 32;
+    public static final int DEFAULT_MAX_CALLBACK_HEADER_BYTES = 8 * 1024;
+    /** What a job may hold besides its payload, by default: a callback with its headers and a long backoff. */
+    public static final int DEFAULT_JOB_OVERHEAD_BYTES = 64 * 1024;
+
+    /** How much of a client's input a message quotes; the rest is counted, not echoed. */
+    static final int QUOTE_CHARS = 64;
 
     private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9._-]{1,128}");
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+    private static final ObjectMapper JSON = Jackson.newObjectMapper();
+
+    public JobRules {
+        if (maxPayloadBytes < 1 || maxDelayMs < 1 || maxAttempts < 1 || maxCallbackHeaders < 0
+                || maxCallbackHeaderBytes < 0) {
+            throw new IllegalArgumentException("job limits must be positive");
+        }
+        if (maxJobBytes < maxPayloadBytes) {
+            throw new IllegalArgumentException("limits.maxJobBytes (" + maxJobBytes
+                    + ") must be at least limits.maxPayloadBytes (" + maxPayloadBytes + ")");
+        }
+    }
+
+    /** These payload and delay limits, the others at their defaults. */
+    public JobRules(int maxPayloadBytes, long maxDelayMs) {
+        this(maxPayloadBytes, maxDelayMs, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_CALLBACK_HEADERS,
+                DEFAULT_MAX_CALLBACK_HEADER_BYTES, defaultMaxJobBytes(maxPayloadBytes));
+    }
 
     public static JobRules defaults() {
         return new JobRules(DEFAULT_MAX_PAYLOAD_BYTES, DEFAULT_MAX_DELAY_MS);
     }
 
+    /** The whole-job limit when none is configured: the payload limit plus room for everything else. */
+    public static int defaultMaxJobBytes(int maxPayloadBytes) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) maxPayloadBytes + DEFAULT_JOB_OVERHEAD_BYTES);
+    }
+
+    /**
+     * A client's text as a message quotes it: in single quotes, and cut after {@value #QUOTE_CHARS} characters with
+     * its length, so that a 100 KB field does not come back as a 100 KB error.
+     */
+    public static String quote(String text) {
+        if (text == null) {
+            return "null";
+        }
+        if (text.length() <= QUOTE_CHARS) {
+            return "'" + text + "'";
+        }
+        int cut = Character.isHighSurrogate(text.charAt(QUOTE_CHARS - 1)) ? QUOTE_CHARS - 1 : QUOTE_CHARS;
+        return "'" + text.substring(0, cut) + "…' (" + text.length() + " characters)";
+    }
+
     public static String checkTopic(String topic) {
         if (topic == null || !TOPIC.matcher(topic).matches()) {
-            throw new IllegalArgumentException("topic '" + topic
-                    + "' is invalid: use 1 to 128 characters from A-Z, a-z, 0-9, '.', '_' and '-'");
+            throw new IllegalArgumentException("topic " + quote(topic)
+                    + " is invalid: use 1 to 128 characters from A-Z, a-z, 0-9, '.', '_' and '-'");
         }
         return topic;
     }
 
     public static String checkId(String id) {
         if (id == null || !ID.matcher(id).matches()) {
-            throw new IllegalArgumentException("job id '" + id
-                    + "' is invalid: use 1 to 128 characters from A-Z, a-z, 0-9, '.', '_', ':' and '-'");
+            throw new IllegalArgumentException("job id " + quote(id)
+                    + " is invalid: use 1 to 128 characters from A-Z, a-z, 0-9, '.', '_', ':' and '-'");
         }
         return id;
     }
@@ -41,10 +104,10 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs) {
         if (compactJson == null) {
             throw new IllegalArgumentException("payload is required (any JSON value, e.g. {} or null is not allowed)");
         }
-        int bytes = compactJson.getBytes(StandardCharsets.UTF_8).length;
+        int bytes = utf8(compactJson);
         if (bytes > maxPayloadBytes) {
             throw new IllegalArgumentException("payload is " + bytes + " bytes; the limit is " + maxPayloadBytes
-                    + " bytes (maxPayloadBytes)");
+                    + " bytes (limits.maxPayloadBytes)");
         }
         return compactJson;
     }
@@ -55,16 +118,107 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs) {
         }
         if (delayMs > maxDelayMs) {
             throw new IllegalArgumentException("delayMs is " + delayMs + "; jobs can be scheduled at most "
-                    + maxDelayMs + " ms (maxDelay) ahead");
+                    + maxDelayMs + " ms (limits.maxDelay) ahead");
         }
         return delayMs;
     }
 
     /** Checks an absolute run time against {@code nowMs}; a time in the past is allowed and means "now". */
     public long checkRunAt(long runAtMs, long nowMs) {
-        if (runAtMs - nowMs > maxDelayMs) {
-            throw new IllegalArgumentException("runAt is more than " + maxDelayMs + " ms (maxDelay) ahead");
+        // Compared only when ahead, where a difference that overflows (turns negative) is farther than any limit;
+        // a far past runAt minus now would otherwise overflow into "far ahead".
+        long ahead = runAtMs - nowMs;
+        if (runAtMs > nowMs && (ahead < 0 || ahead > maxDelayMs)) {
+            throw new IllegalArgumentException("runAt is more than " + maxDelayMs + " ms (limits.maxDelay) ahead");
         }
         return runAtMs;
+    }
+
+    /**
+     * Checks a job's or a topic's own backoff: no wait longer than {@code limits.maxDelay} (a wait is added to the
+     * store's clock and must stay a time the store can hold), no more delays than attempts, and an exponential
+     * {@code max} that is not below its {@code initial}. {@code null} (no backoff of its own) passes.
+     */
+    public Backoff checkBackoff(Backoff backoff) {
+        if (backoff instanceof Backoff.Schedule schedule) {
+            List<Duration> delays = schedule.delays();
+            if (delays.size() > maxAttempts) {
+                throw new IllegalArgumentException("backoff.delays has " + delays.size() + " delays; at most "
+                        + maxAttempts + " are allowed (limits.maxAttempts: a job never waits more often than it is"
+                        + " attempted, and the last delay repeats)");
+            }
+            for (int i = 0; i < delays.size(); i++) {
+                checkWait("backoff.delays[" + i + "]", delays.get(i));
+            }
+        } else if (backoff instanceof Backoff.Exponential exponential) {
+            checkWait("backoff.initial", exponential.initial());
+            checkWait("backoff.max", exponential.max());
+            if (exponential.max().toMilliseconds() < exponential.initial().toMilliseconds()) {
+                throw new IllegalArgumentException("backoff.max (" + exponential.max()
+                        + ") is shorter than backoff.initial (" + exponential.initial()
+                        + "); max is the longest wait, so make it at least initial, e.g. {\"initial\": \"1s\", "
+                        + "\"max\": \"1h\"}");
+            }
+        }
+        return backoff;
+    }
+
+    private void checkWait(String field, Duration wait) {
+        long ms = wait.toMilliseconds();
+        if (ms > maxDelayMs) {
+            throw new IllegalArgumentException(field + " is " + wait + "; a wait can be at most " + maxDelayMs
+                    + " ms (limits.maxDelay)");
+        }
+    }
+
+    /** Checks how many callback headers there are and how large they are together (names and values, UTF-8). */
+    public Map<String, String> checkCallbackHeaders(Map<String, String> headers) {
+        if (headers == null) {
+            return null;
+        }
+        if (headers.size() > maxCallbackHeaders) {
+            throw new IllegalArgumentException("callback.headers has " + headers.size() + " entries; at most "
+                    + maxCallbackHeaders + " are allowed (limits.maxCallbackHeaders)");
+        }
+        long bytes = 0;
+        for (var header : headers.entrySet()) {
+            bytes += utf8(header.getKey()) + utf8(header.getValue());
+        }
+        if (bytes > maxCallbackHeaderBytes) {
+            throw new IllegalArgumentException("callback.headers are " + bytes + " bytes (names and values together);"
+                    + " the limit is " + maxCallbackHeaderBytes + " bytes (limits.maxCallbackHeaderBytes)");
+        }
+        return headers;
+    }
+
+    /**
+     * Checks the size of a job as a whole: payload, topic, id, and its callback and backoff as JSON. Call it after
+     * the parts' own checks, so that a message names the part that is too large whenever one is.
+     */
+    public NewJob checkJobSize(NewJob job) {
+        long bytes = utf8(job.payload()) + utf8(job.topic()) + utf8(job.id()) + jsonBytes(job.callback())
+                + jsonBytes(job.backoff());
+        if (bytes > maxJobBytes) {
+            throw new IllegalArgumentException("the job is " + bytes + " bytes (payload, id, callback and backoff"
+                    + " together); the limit is " + maxJobBytes + " bytes (limits.maxJobBytes): send a smaller payload,"
+                    + " fewer or shorter callback headers or a shorter backoff");
+        }
+        return job;
+    }
+
+    private static int utf8(String text) {
+        return text == null ? 0 : text.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static long jsonBytes(Object value) {
+        if (value == null) {
+            return 0;
+        }
+        try {
+            return JSON.writeValueAsBytes(value).length;
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode " + value.getClass().getSimpleName() + " as JSON: "
+                    + e.getOriginalMessage(), e);
+        }
     }
 }

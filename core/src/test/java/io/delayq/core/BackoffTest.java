@@ -57,6 +57,37 @@ class BackoffTest {
     }
 
     @Test
+    void nanAndInfinityAreNotNumbersABackoffCanUse() {
+        assertThatThrownBy(() -> new Backoff.Exponential(Duration.seconds(1), Double.NaN, Duration.hours(1), 0))
+                .hasMessageContaining("multiplier").hasMessageContaining("finite");
+        assertThatThrownBy(() -> new Backoff.Exponential(Duration.seconds(1), Double.POSITIVE_INFINITY,
+                Duration.hours(1), 0)).hasMessageContaining("multiplier");
+        assertThatThrownBy(() -> new Backoff.Exponential(Duration.seconds(1), 2, Duration.hours(1), Double.NaN))
+                .hasMessageContaining("jitter");
+        // Jackson's default coercion reads the strings "NaN" and "Infinity" as doubles: the constructor is the guard
+        assertThatThrownBy(() -> mapper.readValue("{\"type\":\"exponential\",\"initial\":\"1s\",\"multiplier\":\"NaN\","
+                + "\"max\":\"1h\"}", Backoff.class)).hasMessageContaining("multiplier");
+        assertThatThrownBy(() -> mapper.readValue("{\"type\":\"exponential\",\"initial\":\"1s\",\"multiplier\":2,"
+                + "\"max\":\"1h\",\"jitter\":\"NaN\"}", Backoff.class)).hasMessageContaining("jitter");
+        assertThatThrownBy(() -> mapper.readValue("{\"type\":\"exponential\",\"initial\":\"1s\",\"multiplier\":1e400,"
+                + "\"max\":\"1h\"}", Backoff.class)).hasMessageContaining("multiplier");
+    }
+
+    @Test
+    void aMissingPartSaysWhatToSend() {
+        assertThatThrownBy(() -> mapper.readValue("{\"type\":\"exponential\",\"initial\":\"1s\",\"multiplier\":2}",
+                Backoff.class)).hasMessageContaining("\"max\"").hasMessageContaining("e.g.");
+        assertThatThrownBy(() -> mapper.readValue("{\"type\":\"exponential\",\"max\":\"1h\",\"multiplier\":2}",
+                Backoff.class)).hasMessageContaining("\"initial\"").hasMessageContaining("e.g.");
+        assertThatThrownBy(() -> mapper.readValue("{\"type\":\"exponential\",\"initial\":\"1s\",\"max\":\"1h\"}",
+                Backoff.class)).hasMessageContaining("\"multiplier\" is 0.0").hasMessageContaining("e.g.");
+        assertThatThrownBy(() -> mapper.readValue("{\"type\":\"schedule\"}", Backoff.class))
+                .hasMessageContaining("\"delays\"").hasMessageContaining("e.g.");
+        assertThatThrownBy(() -> mapper.readValue("{\"type\":\"schedule\",\"delays\":[\"1s\",null]}", Backoff.class))
+                .hasMessageContaining("delays[1]");
+    }
+
+    @Test
     void readsAndWritesBothJsonForms() throws Exception {
         Backoff schedule = mapper.readValue("{\"type\":\"schedule\",\"delays\":[\"15s\",\"3m\"]}", Backoff.class);
         assertThat(schedule).isEqualTo(new Backoff.Schedule(List.of(Duration.seconds(15), Duration.minutes(3))));

@@ -1,6 +1,11 @@
 package io.delayq.core;
 
+import io.dropwizard.util.Duration;
 import org.junit.jupiter.api.Test;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -37,5 +42,76 @@ class JobRulesTest {
         assertThat(rules.checkRunAt(1_000, 5_000)).as("a past runAt means now").isEqualTo(1_000);
         assertThatThrownBy(() -> rules.checkRunAt(70_001, 10_000)).hasMessageContaining("maxDelay");
         assertThat(JobRules.defaults().maxPayloadBytes()).isEqualTo(64 * 1024);
+    }
+
+    @Test
+    void runAtFarInThePastIsNowNotFarAhead() {
+        assertThat(rules.checkRunAt(Long.MIN_VALUE + 1, 1_700_000_000_000L)).isEqualTo(Long.MIN_VALUE + 1);
+        assertThatThrownBy(() -> rules.checkRunAt(Long.MAX_VALUE, -1_000)).hasMessageContaining("maxDelay");
+    }
+
+    @Test
+    void backoffWaitsAreBoundedByMaxDelay() {
+        Backoff tooFar = new Backoff.Schedule(List.of(Duration.seconds(1), Duration.days(1_000_000_000)));
+        assertThatThrownBy(() -> rules.checkBackoff(tooFar))
+                .hasMessageContaining("backoff.delays[1]").hasMessageContaining("limits.maxDelay");
+        assertThatThrownBy(() -> rules.checkBackoff(new Backoff.Exponential(Duration.seconds(1), 2, Duration.hours(1), 0)))
+                .hasMessageContaining("backoff.max").hasMessageContaining("limits.maxDelay");
+        assertThatThrownBy(() -> rules.checkBackoff(new Backoff.Exponential(Duration.minutes(2), 2, Duration.minutes(2), 0)))
+                .hasMessageContaining("backoff.initial");
+        Backoff fits = new Backoff.Exponential(Duration.seconds(1), 2, Duration.seconds(60), 0.5);
+        assertThat(rules.checkBackoff(fits)).isSameAs(fits);
+        assertThat(rules.checkBackoff(null)).isNull();
+    }
+
+    @Test
+    void anExponentialMaxBelowItsInitialIsRefused() {
+        assertThatThrownBy(() -> rules.checkBackoff(new Backoff.Exponential(Duration.seconds(10), 2, Duration.seconds(1), 0)))
+                .hasMessageContaining("backoff.max").hasMessageContaining("backoff.initial");
+    }
+
+    @Test
+    void aScheduleHasNoMoreDelaysThanAttempts() {
+        JobRules three = new JobRules(1024, 60_000, 3, 4, 100, 4096);
+        Backoff four = new Backoff.Schedule(Collections.nCopies(4, Duration.seconds(1)));
+        assertThatThrownBy(() -> three.checkBackoff(four)).hasMessageContaining("backoff.delays has 4 delays")
+                .hasMessageContaining("limits.maxAttempts");
+        assertThat(three.checkBackoff(new Backoff.Schedule(Collections.nCopies(3, Duration.seconds(1))))).isNotNull();
+    }
+
+    @Test
+    void callbackHeadersAreBoundedInCountAndBytes() {
+        JobRules small = new JobRules(1024, 60_000, 3, 2, 10, 4096);
+        assertThatThrownBy(() -> small.checkCallbackHeaders(Map.of("a", "1", "b", "2", "c", "3")))
+                .hasMessageContaining("at most 2").hasMessageContaining("limits.maxCallbackHeaders");
+        assertThatThrownBy(() -> small.checkCallbackHeaders(Map.of("name", "valueé")))
+                .hasMessageContaining("11 bytes").hasMessageContaining("limits.maxCallbackHeaderBytes");
+        assertThat(small.checkCallbackHeaders(Map.of("name", "value"))).hasSize(1);
+    }
+
+    @Test
+    void theWholeJobIsBounded() {
+        JobRules small = new JobRules(100, 60_000, 3, 2, 1000, 200);
+        NewJob fits = new NewJob("t", "i", "\"" + "p".repeat(90) + "\"", 0L, null, 1, null,
+                new Callback("http://h/", Map.of()), null, false, Delivery.PUSH);
+        assertThat(small.checkJobSize(fits)).isSameAs(fits);
+        NewJob tooBig = new NewJob("t", "i", "\"" + "p".repeat(90) + "\"", 0L, null, 1, null,
+                new Callback("http://h/" + "u".repeat(100), Map.of()), null, false, Delivery.PUSH);
+        assertThatThrownBy(() -> small.checkJobSize(tooBig)).hasMessageContaining("limits.maxJobBytes")
+                .hasMessageContaining("limit is 200 bytes");
+        assertThatThrownBy(() -> new JobRules(100, 60_000, 3, 2, 1000, 99)).hasMessageContaining("maxJobBytes");
+        assertThat(JobRules.defaults().maxJobBytes()).isEqualTo(128 * 1024);
+    }
+
+    @Test
+    void messagesQuoteAtMost64CharactersOfTheInput() {
+        assertThat(JobRules.quote("short")).isEqualTo("'short'");
+        assertThat(JobRules.quote("x".repeat(100_000))).isEqualTo("'" + "x".repeat(64) + "…' (100000 characters)");
+        assertThat(JobRules.quote(null)).isEqualTo("null");
+        assertThatThrownBy(() -> JobRules.checkId("i".repeat(100_000)))
+                .hasMessageContaining("(100000 characters)")
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
+        assertThatThrownBy(() -> JobRules.checkTopic("t".repeat(100_000)))
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
     }
 }

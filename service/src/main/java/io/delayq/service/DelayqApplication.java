@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.Callback;
+import io.delayq.core.JobRules;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.archive.Archiver;
@@ -11,23 +12,28 @@ import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.service.admin.DeadLettersResource;
 import io.delayq.service.cli.MigrateCommand;
+import io.delayq.service.api.StrictJson;
 import io.delayq.service.config.RequestSizeLimit;
+import io.delayq.service.config.StrictUtf8;
 import io.delayq.service.consumer.ConsumerEndpoints;
-import io.delayq.service.delivery.CallbackGuard;
 import io.delayq.service.delivery.DeliveryEngine;
 import io.delayq.service.delivery.DeliveryFactory;
 import io.delayq.service.errors.CatchAllMapper;
 import io.delayq.service.errors.IllegalArgumentExceptionMapper;
 import io.delayq.service.errors.JsonProblemMapper;
+import io.delayq.service.errors.ProblemErrorHandler;
 import io.delayq.service.errors.StoreExceptionMapper;
 import io.delayq.service.errors.ViolationExceptionMapper;
 import io.delayq.service.errors.WebApplicationProblemMapper;
 import io.delayq.service.metrics.TopicDepthGauges;
 import io.delayq.service.resources.JobLookup;
 import io.delayq.service.resources.JobsResource;
+import io.delayq.service.resources.NoMatrixParameters;
 import io.delayq.service.resources.OpenApiResource;
+import io.delayq.service.resources.StrictParams;
 import io.delayq.service.resources.TopicResource;
 import io.delayq.service.resources.TopicsResource;
+import io.delayq.service.scheduling.CallbackCheck;
 import io.delayq.service.scheduling.JobScheduler;
 import io.delayq.service.scheduling.TopicSettingsUpdate;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
@@ -40,6 +46,8 @@ import io.dropwizard.jersey.errors.EarlyEofExceptionMapper;
 import io.dropwizard.jersey.errors.EofExceptionWriterInterceptor;
 import io.dropwizard.jersey.setup.JerseyEnvironment;
 import io.dropwizard.lifecycle.Managed;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.LifeCycle;
 
 import java.util.function.Consumer;
 
@@ -67,8 +75,9 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
     }
 
     /**
-     * The one ObjectMapper setting delayq changes: a misspelt field, in a request body or in the configuration, is
-     * refused rather than silently dropped (Dropwizard's mapper ignores unknown fields).
+     * The ObjectMapper setting the configuration and the API share: a misspelt field, in a request body or in the
+     * configuration, is refused rather than silently dropped (Dropwizard's mapper ignores unknown fields). Request
+     * bodies are read more strictly still, once the configuration is read ({@link StrictJson}).
      */
     public static ObjectMapper configure(ObjectMapper mapper) {
         return mapper.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -76,9 +85,13 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
 
     @Override
     public void run(DelayqConfiguration config, Environment environment) {
-        registerProblemMappers(config, environment.jersey());
+        StrictJson.configure(environment.getObjectMapper()); // now that the configuration has been read
+        registerProblemMappers(config, environment);
         environment.jersey().register(config.getAuth().build());
         environment.jersey().register(new RequestSizeLimit(config.getLimits().getMaxRequestBytes().toBytes()));
+        environment.jersey().register(new StrictUtf8());
+        environment.jersey().register(new NoMatrixParameters());
+        environment.jersey().register(new StrictParams());
 
         // The store is built (and its lifecycle registered) first, so that everything using it stops before it.
         JobStore store = config.getStore().build(environment.lifecycle(), environment.healthChecks(),
@@ -92,21 +105,13 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         PolicyDefaults policy = delivery.policyDefaults();
         DeliveryEngine engine = delivery.build(store, environment);
 
-        Consumer<Callback> callbackCheck = callbackCheck(delivery.callbackGuard());
+        Consumer<Callback> callbackCheck = new CallbackCheck(config.getLimits().jobRules(), delivery.callbackGuard());
 
         registerProducerApi(config, environment, store, archive, policy, callbackCheck, engine);
         ConsumerEndpoints.register(environment, store, policy, config.getLimits().jobRules(), engine::watchLeases);
         environment.jersey().register(new DeadLettersResource(archive, new DeadLetterReplayer(store, archive,
                 config.getLimits().jobRules(), DeadLetterReplayer.DEFAULT_DEDUP_WINDOW_MS), callbackCheck));
         environment.jersey().register(new OpenApiResource(environment.getObjectMapper()));
-    }
-
-    /** Refuses, when a job or topic is accepted, callbacks the delivery engine would not call. */
-    private static Consumer<Callback> callbackCheck(CallbackGuard guard) {
-        return callback -> {
-            guard.check(callback.url());
-            CallbackGuard.checkHeaders(callback.headers());
-        };
     }
 
     /** Jobs and topics: {@code /v1/topics/**} for producers and operators. */
@@ -120,8 +125,8 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                 gauges.trackKnownTopics();
             }
         });
-        JobScheduler scheduler = new JobScheduler(store, config.getLimits().jobRules(), policy,
-                config.getLimits().getMaxAttempts(), callbackCheck,
+        JobRules rules = config.getLimits().jobRules();
+        JobScheduler scheduler = new JobScheduler(store, rules, policy, callbackCheck,
                 environment.metrics().meter(MetricRegistry.name("delayq", "jobs", "enqueued")), gauges::track);
 
         JerseyEnvironment jersey = environment.jersey();
@@ -129,14 +134,27 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                 config.getLimits().getMaxBatchSize()));
         jersey.register(new TopicsResource(store));
         jersey.register(new TopicResource(store, new TopicSettingsUpdate(environment.getObjectMapper(), scheduler),
-                engine::wake));
+                rules, engine::wake));
     }
 
-    /** problem+json for every error, in place of Dropwizard's {@code {code, message}} mappers. */
-    private static void registerProblemMappers(DelayqConfiguration config, JerseyEnvironment jersey) {
+    /**
+     * problem+json for every error: the API's, in place of Dropwizard's {@code {code, message}} mappers, and the web
+     * server's own refusals, in place of Jetty's HTML pages.
+     */
+    private static void registerProblemMappers(DelayqConfiguration config, Environment environment) {
         if (config.getServerFactory() instanceof AbstractServerFactory server) {
             server.setRegisterDefaultExceptionMappers(false);
         }
+        environment.getApplicationContext().setErrorHandler(new ProblemErrorHandler());
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle event) {
+                if (event instanceof Server server) {
+                    server.setErrorHandler(new ProblemErrorHandler());
+                }
+            }
+        });
+        JerseyEnvironment jersey = environment.jersey();
         jersey.register(new StoreExceptionMapper());
         jersey.register(new IllegalArgumentExceptionMapper());
         jersey.register(new ViolationExceptionMapper());

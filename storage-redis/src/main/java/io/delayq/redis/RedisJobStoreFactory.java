@@ -27,6 +27,7 @@ import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -227,6 +228,80 @@ public class RedisJobStoreFactory implements JobStoreFactory {
         return !cluster || uri != null;
     }
 
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    @ValidationMethod(message = "uri must be redis://[user:password@]host[:port][/database] (or rediss://…), with a "
+            + "port from 1 to 65535 and a database number; a list of nodes separated by commas needs cluster: true")
+    public boolean isStandaloneUriValid() {
+        if (cluster || uri == null || !isConnectionValid()) {
+            return true; // the other checks speak for these
+        }
+        try {
+            URI parsed = new URI(uri);
+            String path = parsed.getPath();
+            return parsed.getHost() != null && (parsed.getPort() == -1 || validPort(parsed.getPort()))
+                    && (path == null || path.isEmpty() || path.matches("/\\d{0,9}"));
+        } catch (URISyntaxException e) {
+            return false;
+        }
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    @ValidationMethod(message = "uri with cluster: true must be one scheme, then the seed nodes as host:port separated "
+            + "by commas, e.g. redis://h1:7000,h2:7000 or rediss://user:password@h1:7000,h2:7000 "
+            + "(not redis://h1:7000,redis://h2:7000)")
+    public boolean isClusterUriValid() {
+        if (!cluster || uri == null || !isConnectionValid()) {
+            return true; // the other checks speak for these
+        }
+        try {
+            ClusterUri.parse(uri);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
+     * A cluster's {@code uri}: {@code redis[s]://[user:password@]host:port,host:port,…[/database]}, one scheme and user
+     * for every seed node. Parsed in one place for the validation above and for {@link #clusterClient()}.
+     */
+    record ClusterUri(String scheme, String userInfo, Set<HostAndPort> nodes) {
+        private static final java.util.regex.Pattern NODE =
+                java.util.regex.Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9._-]+):(\\d{1,5})");
+
+        static ClusterUri parse(String uri) {
+            int schemeEnd = uri.indexOf("://");
+            if (schemeEnd < 0) {
+                throw new IllegalArgumentException("no scheme");
+            }
+            String scheme = uri.substring(0, schemeEnd + 3);
+            String rest = uri.substring(scheme.length());
+            int at = rest.lastIndexOf('@');
+            String userInfo = at >= 0 ? rest.substring(0, at + 1) : "";
+            String hosts = rest.substring(userInfo.length());
+            int slash = hosts.indexOf('/');
+            if (slash >= 0) {
+                if (!hosts.substring(slash).matches("/\\d{0,9}")) {
+                    throw new IllegalArgumentException("not a database number: " + hosts.substring(slash));
+                }
+                hosts = hosts.substring(0, slash);
+            }
+            Set<HostAndPort> nodes = new LinkedHashSet<>();
+            for (String node : hosts.split(",", -1)) {
+                var m = NODE.matcher(node.trim());
+                if (!m.matches() || !validPort(Integer.parseInt(m.group(2)))) {
+                    throw new IllegalArgumentException("not host:port: '" + node + "'");
+                }
+                nodes.add(HostAndPort.from(node.trim()));
+            }
+            return new ClusterUri(scheme, userInfo, nodes);
+        }
+    }
+
+    private static boolean validPort(int port) {
+        return port >= 1 && port <= 65535;
+    }
+
     @Override
     public JobStore build(LifecycleEnvironment lifecycle, HealthCheckRegistry healthChecks, MetricRegistry metrics) {
         EmbeddedRedis server = null;
@@ -298,17 +373,10 @@ public class RedisJobStoreFactory implements JobStoreFactory {
     }
 
     private UnifiedJedis clusterClient() {
-        String scheme = uri.substring(0, uri.indexOf("://") + 3);
-        String rest = uri.substring(scheme.length());
-        String userInfo = rest.contains("@") ? rest.substring(0, rest.lastIndexOf('@') + 1) : "";
-        String hosts = rest.substring(userInfo.length()).replaceAll("/.*$", "");
-        Set<HostAndPort> nodes = new LinkedHashSet<>();
-        for (String node : hosts.split(",")) {
-            nodes.add(HostAndPort.from(node.trim()));
-        }
-        URI first = URI.create(scheme + userInfo + nodes.iterator().next());
+        ClusterUri parsed = ClusterUri.parse(uri);
+        URI first = URI.create(parsed.scheme() + parsed.userInfo() + parsed.nodes().iterator().next());
         return RedisClusterClient.builder()
-                .nodes(nodes)
+                .nodes(parsed.nodes())
                 .clientConfig(clientConfig(first).build())
                 .poolConfig(pool())
                 .build();

@@ -21,7 +21,9 @@ import jakarta.validation.Validator;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -78,6 +80,40 @@ class RedisJobStoreFactoryTest {
         assertThatThrownBy(() -> parse("bad-uri.yml"))
                 .isInstanceOf(ConfigurationValidationException.class)
                 .hasMessageContaining("redis://");
+    }
+
+    @Test
+    void refusesAClusterSeedListInTheWrongFormNamingTheFieldAndTheRightForm() {
+        assertThatThrownBy(() -> parse("bad-cluster-uri.yml"))
+                .isInstanceOf(ConfigurationValidationException.class)
+                .hasMessageContaining("uri")
+                .hasMessageContaining("redis://h1:7000,h2:7000")
+                .hasMessageNotContaining("NumberFormatException");
+    }
+
+    @Test
+    void checksTheFormOfEveryUri() {
+        assertThat(uriProblems("redis://h1:7000,h2:7000", true)).isEmpty();
+        assertThat(uriProblems("rediss://user:secret@h1:7000,h2:7001/0", true)).isEmpty();
+        assertThat(uriProblems("redis://[::1]:7000,10.0.0.2:7000", true)).isEmpty();
+        assertThat(uriProblems("redis://a:1,redis://b:2", true)).isNotEmpty();
+        assertThat(uriProblems("redis://a:1,b", true)).isNotEmpty();
+        assertThat(uriProblems("redis://a:1,b:99999", true)).isNotEmpty();
+        assertThat(uriProblems("redis://a:1,,b:2", true)).isNotEmpty();
+        assertThat(uriProblems("redis://h:6379/2", false)).isEmpty();
+        assertThat(uriProblems("redis://h", false)).isEmpty();
+        assertThat(uriProblems("redis://:pw@h:6379", false)).isEmpty();
+        assertThat(uriProblems("redis://h:6379/x", false)).isNotEmpty();
+        assertThat(uriProblems("redis://h:port", false)).isNotEmpty();
+        assertThat(uriProblems("redis://a:1,b:2", false)).as("a seed list without cluster: true").isNotEmpty();
+    }
+
+    private Set<String> uriProblems(String uri, boolean cluster) {
+        RedisJobStoreFactory redis = new RedisJobStoreFactory();
+        redis.setUri(uri);
+        redis.setCluster(cluster);
+        return validator.validate(redis).stream().map(v -> v.getPropertyPath() + " " + v.getMessage())
+                .collect(Collectors.toSet());
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.delayq.service.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.core.Backoff;
 import io.dropwizard.util.Duration;
 
@@ -10,7 +9,7 @@ import io.dropwizard.util.Duration;
  * @param id          idempotency key, unique within the topic; generated (UUIDv7) when absent
  * @param delayMs     run this many ms after the service receives it (measured by the store's clock)
  * @param runAt       or run at this RFC 3339 time, e.g. {@code 2030-01-01T09:00:00Z}; a past time means now
- * @param payload     any JSON value; delivered verbatim (as compact JSON)
+ * @param payload     any JSON value; delivered verbatim (as compact JSON, numbers exactly as written)
  * @param callback    push it to this URL; else the topic's default callback; else it waits for pulling consumers
  * @param maxAttempts attempts in all before it is dead; else the topic's, else the service default
  * @param backoff     wait between attempts; else the topic's, else the service default
@@ -21,7 +20,7 @@ public record ScheduleJobRequest(
         String id,
         Long delayMs,
         String runAt,
-        JsonNode payload,
+        RawJson payload,
         CallbackSpec callback,
         Integer maxAttempts,
         Backoff backoff,

@@ -1,5 +1,6 @@
 package io.delayq.service.config;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.delayq.core.JobRules;
 import io.dropwizard.util.DataSize;
@@ -7,6 +8,7 @@ import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDataSize;
 import io.dropwizard.validation.MinDataSize;
 import io.dropwizard.validation.MinDuration;
+import io.dropwizard.validation.ValidationMethod;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -29,7 +31,17 @@ import java.util.concurrent.TimeUnit;
  *       <td>Highest {@code maxAttempts} a job or topic may ask for.</td></tr>
  *   <tr><td>{@code maxRequestBytes}</td><td>{@code 16MiB}</td>
  *       <td>Largest request body; larger ones are refused with 413 before they are parsed.</td></tr>
+ *   <tr><td>{@code maxCallbackHeaders}</td><td>{@code 32}</td>
+ *       <td>Most {@code callback.headers} of a job or topic.</td></tr>
+ *   <tr><td>{@code maxCallbackHeaderBytes}</td><td>{@code 8KiB}</td>
+ *       <td>{@code callback.headers} names and values together, in UTF-8 bytes.</td></tr>
+ *   <tr><td>{@code maxJobBytes}</td><td>{@code maxPayloadBytes} + 64KiB</td>
+ *       <td>A whole job: payload, topic, id, callback and backoff (as JSON) together; at least
+ *       {@code maxPayloadBytes}.</td></tr>
  * </table>
+ *
+ * <p>Backoff waits are bounded by {@code maxDelay} and a schedule backoff by {@code maxAttempts} delays, so that no
+ * part of a job is unbounded (see {@link JobRules}).
  */
 public class LimitsFactory {
     @NotNull
@@ -47,11 +59,30 @@ public class LimitsFactory {
 
     @Min(1)
     @Max(10_000)
-    private int maxAttempts = 100;
+    private int maxAttempts = JobRules.DEFAULT_MAX_ATTEMPTS;
 
     @NotNull
     @MinDataSize(1024)
     private DataSize maxRequestBytes = DataSize.mebibytes(16);
+
+    @Min(0)
+    @Max(1000)
+    private int maxCallbackHeaders = JobRules.DEFAULT_MAX_CALLBACK_HEADERS;
+
+    @NotNull
+    @MaxDataSize(value = 1, unit = io.dropwizard.util.DataSizeUnit.MEBIBYTES)
+    private DataSize maxCallbackHeaderBytes = DataSize.bytes(JobRules.DEFAULT_MAX_CALLBACK_HEADER_BYTES);
+
+    /** {@code null}: {@code maxPayloadBytes} + 64KiB, so that raising the payload limit alone keeps jobs accepted. */
+    @MaxDataSize(value = 64, unit = io.dropwizard.util.DataSizeUnit.MEBIBYTES)
+    private DataSize maxJobBytes;
+
+    @JsonIgnore
+    @ValidationMethod(message = "maxJobBytes must be at least maxPayloadBytes: a whole job holds its payload")
+    public boolean isMaxJobBytesAtLeastMaxPayloadBytes() {
+        return maxJobBytes == null || maxPayloadBytes == null
+                || maxJobBytes.toBytes() >= maxPayloadBytes.toBytes();
+    }
 
     @JsonProperty
     public DataSize getMaxPayloadBytes() {
@@ -103,8 +134,42 @@ public class LimitsFactory {
         this.maxRequestBytes = maxRequestBytes;
     }
 
+    @JsonProperty
+    public int getMaxCallbackHeaders() {
+        return maxCallbackHeaders;
+    }
+
+    @JsonProperty
+    public void setMaxCallbackHeaders(int maxCallbackHeaders) {
+        this.maxCallbackHeaders = maxCallbackHeaders;
+    }
+
+    @JsonProperty
+    public DataSize getMaxCallbackHeaderBytes() {
+        return maxCallbackHeaderBytes;
+    }
+
+    @JsonProperty
+    public void setMaxCallbackHeaderBytes(DataSize maxCallbackHeaderBytes) {
+        this.maxCallbackHeaderBytes = maxCallbackHeaderBytes;
+    }
+
+    /** The configured whole-job limit, or {@code null} for the default ({@code maxPayloadBytes} + 64KiB). */
+    @JsonProperty
+    public DataSize getMaxJobBytes() {
+        return maxJobBytes;
+    }
+
+    @JsonProperty
+    public void setMaxJobBytes(DataSize maxJobBytes) {
+        this.maxJobBytes = maxJobBytes;
+    }
+
     /** The core validation rules these limits stand for. */
     public JobRules jobRules() {
-        return new JobRules(Math.toIntExact(maxPayloadBytes.toBytes()), maxDelay.toMilliseconds());
+        int payload = Math.toIntExact(maxPayloadBytes.toBytes());
+        return new JobRules(payload, maxDelay.toMilliseconds(), maxAttempts, maxCallbackHeaders,
+                Math.toIntExact(maxCallbackHeaderBytes.toBytes()),
+                maxJobBytes == null ? JobRules.defaultMaxJobBytes(payload) : Math.toIntExact(maxJobBytes.toBytes()));
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerationException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
@@ -12,11 +13,16 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.PropertyBindingException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.delayq.core.JobRules;
 import io.delayq.service.config.RequestSizeLimit;
+import io.delayq.service.config.StrictUtf8;
+import io.dropwizard.util.Duration;
 
+import java.math.BigInteger;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -25,6 +31,8 @@ import java.util.stream.Collectors;
  * is a bug of ours and goes to {@link CatchAllMapper}. Replaces Dropwizard's mapper for the same type.
  */
 public final class JsonProblemMapper extends ProblemMapper<JsonProcessingException> {
+    private static final Set<Class<?>> WHOLE_NUMBERS = Set.of(Long.class, long.class, Integer.class, int.class,
+            Short.class, short.class, Byte.class, byte.class, BigInteger.class);
     private final CatchAllMapper serverErrors = new CatchAllMapper();
 
     @Override
@@ -36,10 +44,27 @@ public final class JsonProblemMapper extends ProblemMapper<JsonProcessingExcepti
         if (tooLarge != null) {
             return Problem.of("request-too-large", 413, tooLarge.getMessage());
         }
+        StrictUtf8.Malformed malformed = cause(e, StrictUtf8.Malformed.class);
+        if (malformed != null) {
+            return Problem.of("malformed-utf8", 400, malformed.getMessage());
+        }
         String where = where(e.getLocation());
+        InputCoercionException range = cause(e, InputCoercionException.class);
+        if (range != null) {
+            // Valid JSON whose number does not fit its field (a delayMs of 10^30 written out as an integer).
+            String field = e instanceof JsonMappingException mapping ? fieldPath(mapping.getPath()) : "";
+            Problem problem = Problem.of("invalid-json-field", 400, (field.isEmpty() ? "A number in the body"
+                    : "Field " + JobRules.quote(field)) + " is out of range" + where + ": "
+                    + clean(range.getOriginalMessage()));
+            return field.isEmpty() ? problem : problem.with("field", field);
+        }
         if (e instanceof JsonParseException || e.getCause() instanceof StreamReadException) {
-            Problem problem = Problem.of("malformed-json", 400, "The body is not valid JSON" + where + ": "
-                    + clean(e.getOriginalMessage()));
+            String message = clean(e.getOriginalMessage());
+            // STRICT_DUPLICATE_DETECTION (StrictJson): the JSON is well-formed, but which value counts is ambiguous.
+            Problem problem = message.startsWith("Duplicate field")
+                    ? Problem.of("duplicate-field", 400, "The body repeats a field in one object" + where + ": "
+                    + message + "; send each field once")
+                    : Problem.of("malformed-json", 400, "The body is not valid JSON" + where + ": " + message);
             return where.isEmpty() ? problem : problem.with("location", where.substring(2, where.length() - 1));
         }
         if (e instanceof JsonMappingException mapping) {
@@ -55,35 +80,46 @@ public final class JsonProblemMapper extends ProblemMapper<JsonProcessingExcepti
         if (e instanceof PropertyBindingException unknown) {
             String known = unknown.getKnownPropertyIds() == null ? "" : unknown.getKnownPropertyIds().stream()
                     .map(String::valueOf).sorted().collect(Collectors.joining(", "));
-            return "Unknown field '" + field + "'" + (known.isEmpty() ? "" : "; the fields here are: " + known);
+            return "Unknown field " + JobRules.quote(field)
+                    + (known.isEmpty() ? "" : "; the fields here are: " + known);
         }
         if (e instanceof InvalidTypeIdException typeId) {
-            return "Field '" + field + "' needs a known \"type\""
-                    + (typeId.getTypeId() == null ? "" : " (got '" + typeId.getTypeId() + "')")
+            return "Field " + JobRules.quote(field) + " needs a known \"type\""
+                    + (typeId.getTypeId() == null ? "" : " (got " + JobRules.quote(typeId.getTypeId()) + ")")
                     + " — see the API description at /openapi.yaml";
         }
         if (e instanceof MismatchedInputException mismatch && expected(mismatch.getTargetType()) != null) {
-            return (field.isEmpty() ? "The body" : "Field '" + field + "'") + " must be "
+            return (field.isEmpty() ? "The body" : "Field " + JobRules.quote(field)) + " must be "
                     + expected(mismatch.getTargetType());
         }
         Throwable cause = e instanceof ValueInstantiationException ? rootCause(e) : null;
         String reason = clean(cause != null && cause != e ? cause.getMessage() : e.getOriginalMessage());
-        return field.isEmpty() ? "The body has the wrong shape: " + reason : "Field '" + field + "' is invalid: " + reason;
+        return field.isEmpty() ? "The body has the wrong shape: " + reason
+                : "Field " + JobRules.quote(field) + " is invalid: " + reason;
     }
 
-    /** What a client should send for a Java type, in JSON words; {@code null} when there is no simple answer. */
+    /**
+     * What a client should send for a Java type, in JSON words; {@code null} when there is no simple answer. The
+     * mapper coerces nothing (StrictJson), so the answer also says how the value is written.
+     */
     private static String expected(Class<?> type) {
         if (type == null) {
             return null;
         }
+        if (WHOLE_NUMBERS.contains(type)) {
+            return "a number (a whole number, written without quotes, e.g. 30000)";
+        }
         if (Number.class.isAssignableFrom(type) || (type.isPrimitive() && type != boolean.class)) {
-            return "a number";
+            return "a number (written without quotes, e.g. 2.0)";
         }
         if (type == Boolean.class || type == boolean.class) {
-            return "true or false";
+            return "true or false, written without quotes";
         }
         if (type == String.class) {
-            return "a string";
+            return "a string, in double quotes";
+        }
+        if (type == Duration.class) {
+            return "a string: a duration such as \"500ms\", \"30s\", \"5m\" or \"1h\"";
         }
         if (Collection.class.isAssignableFrom(type) || type.isArray()) {
             return "an array";

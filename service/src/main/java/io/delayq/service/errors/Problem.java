@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -22,8 +23,31 @@ public record Problem(String type, String title, int status, String detail, Stri
     public static final String MEDIA_TYPE = "application/problem+json";
     public static final MediaType MEDIA = MediaType.valueOf(MEDIA_TYPE);
 
+    /**
+     * Longest detail (and instance), and longest text extension, a problem carries; longer ones are cut and their
+     * length noted.
+     */
+    static final int MAX_DETAIL = 1024;
+    static final int MAX_EXTENSION = 256;
+
     public Problem {
-        extensions = extensions == null ? Map.of() : Map.copyOf(extensions);
+        // The rules quote at most a few dozen characters of any input (JobRules.quote); this is the backstop for
+        // messages written elsewhere (Jackson's, JAX-RS's, a field path made of a huge unknown key).
+        detail = capped(detail, MAX_DETAIL);
+        instance = capped(instance, MAX_DETAIL);
+        var copy = new LinkedHashMap<String, Object>();
+        if (extensions != null) {
+            extensions.forEach((key, value) ->
+                    copy.put(key, value instanceof String text ? capped(text, MAX_EXTENSION) : value));
+        }
+        extensions = Collections.unmodifiableMap(copy);
+    }
+
+    private static String capped(String text, int max) {
+        if (text == null || text.length() <= max) {
+            return text;
+        }
+        return text.substring(0, max) + "… (" + text.length() + " characters)";
     }
 
     public static Problem of(String kind, int status, String detail) {

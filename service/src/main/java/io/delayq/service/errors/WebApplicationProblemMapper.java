@@ -1,11 +1,16 @@
 package io.delayq.service.errors;
 
+import io.delayq.core.JobRules;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.NotAcceptableException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
+import org.glassfish.jersey.server.ParamException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,13 +46,46 @@ public final class WebApplicationProblemMapper extends ProblemMapper<WebApplicat
             return Problem.of("server-error", status, "The service could not handle the request (HTTP " + status
                     + "). It has been logged (ID " + id + ").").with("errorId", id);
         }
+        if (e instanceof ParamException param) {
+            // JAX-RS answers 404 for a query or path parameter it cannot convert: the value is wrong, not the path.
+            return Problem.of("invalid-parameter", 400, "The " + where(param) + " parameter "
+                    + JobRules.quote(param.getParameterName()) + " " + reason(param))
+                    .with("parameter", param.getParameterName());
+        }
         return Problem.of(kind(e, status), status, detail(e, status));
     }
 
+    private static String where(ParamException e) {
+        Class<?> source = e.getParameterType();
+        if (source == QueryParam.class) {
+            return "query";
+        }
+        if (source == PathParam.class) {
+            return "path";
+        }
+        if (source == HeaderParam.class) {
+            return "header";
+        }
+        return "request";
+    }
+
+    private static String reason(ParamException e) {
+        Throwable cause = e.getCause();
+        while (cause != null && cause.getCause() != null && cause.getCause() != cause
+                && !(cause instanceof IllegalArgumentException)) {
+            cause = cause.getCause();
+        }
+        return cause == null || cause.getMessage() == null ? "is invalid" : cause.getMessage();
+    }
+
     private static String kind(WebApplicationException e, int status) {
+        if (e instanceof InvalidPathException) {
+            return "invalid-path";
+        }
         return switch (status) {
             case 401 -> "unauthorized";
             case 403 -> "forbidden";
+            case 400 -> "bad-request";
             case 404 -> "not-found";
             case 405 -> "method-not-allowed";
             case 406 -> "not-acceptable";

@@ -1,6 +1,7 @@
 package io.delayq.service.scheduling;
 
 import com.codahale.metrics.Meter;
+import io.delayq.core.Backoff;
 import io.delayq.core.Callback;
 import io.delayq.core.Delivery;
 import io.delayq.core.EnqueueResult;
@@ -33,27 +34,25 @@ public final class JobScheduler {
     private final JobStore store;
     private final JobRules rules;
     private final PolicyDefaults policy;
-    private final int maxAttempts;
-    private final Consumer<Callback> callbackGuard;
+    private final Consumer<Callback> callbackCheck;
     private final Meter enqueued;
     private final Consumer<String> topicSeen;
 
     /**
      * @param store         where jobs go
-     * @param rules         payload and delay limits
+     * @param rules         the limits: payload, delay and backoff waits, attempts, callback headers, whole job
      * @param policy        service defaults for attempts and lanes
-     * @param maxAttempts   the highest maxAttempts a job or topic may ask for
-     * @param callbackGuard refuses callbacks the delivery engine would not call (throws IllegalArgumentException)
+     * @param callbackCheck refuses callbacks the delivery engine would not call, or not call as given (throws
+     *                      IllegalArgumentException); see {@link CallbackCheck}
      * @param enqueued      marked once per newly created job
      * @param topicSeen     told about each topic jobs are scheduled in (for per-topic gauges)
      */
-    public JobScheduler(JobStore store, JobRules rules, PolicyDefaults policy, int maxAttempts,
-                        Consumer<Callback> callbackGuard, Meter enqueued, Consumer<String> topicSeen) {
+    public JobScheduler(JobStore store, JobRules rules, PolicyDefaults policy, Consumer<Callback> callbackCheck,
+                        Meter enqueued, Consumer<String> topicSeen) {
         this.store = store;
         this.rules = rules;
         this.policy = policy;
-        this.maxAttempts = maxAttempts;
-        this.callbackGuard = callbackGuard;
+        this.callbackCheck = callbackCheck;
         this.enqueued = enqueued;
         this.topicSeen = topicSeen;
     }
@@ -129,11 +128,11 @@ public final class JobScheduler {
 
     NewJob toNewJob(String topic, ScheduleJobRequest r, TopicSettings settings) {
         String id = r.id() == null ? JobIds.newId() : JobRules.checkId(r.id());
-        if (r.payload() == null || r.payload().isNull()) {
+        if (r.payload() == null) {
             throw new IllegalArgumentException("payload is required: any JSON value other than null, "
                     + "e.g. {\"orderId\": 42}");
         }
-        String payload = rules.checkPayload(r.payload().toString());
+        String payload = rules.checkPayload(r.payload().json());
         if (r.delayMs() != null && r.runAt() != null) {
             throw new IllegalArgumentException("send delayMs or runAt, not both");
         }
@@ -146,11 +145,12 @@ public final class JobScheduler {
         }
         Callback callback = callback(r.callback());
         Integer attempts = checkMaxAttempts(r.maxAttempts());
+        Backoff backoff = checkBackoff(r.backoff());
         Long timeoutMs = checkTimeout(r.timeout());
         boolean broadcast = Boolean.TRUE.equals(r.broadcast());
         Delivery lane = policy.lane(broadcast, callback, settings);
-        return new NewJob(topic, id, payload, delayMs, runAtMs, policy.maxAttempts(attempts, settings),
-                r.backoff(), callback, timeoutMs, broadcast, lane);
+        return rules.checkJobSize(new NewJob(topic, id, payload, delayMs, runAtMs,
+                policy.maxAttempts(attempts, settings), backoff, callback, timeoutMs, broadcast, lane));
     }
 
     /** Checks a callback as {@link #toNewJob} does; {@code null} stays {@code null}. */
@@ -158,17 +158,20 @@ public final class JobScheduler {
         if (spec == null) {
             return null;
         }
-        CallbackUrls.checkUrl(spec.url());
-        CallbackUrls.checkHeaders(spec.headers());
         Callback callback = new Callback(spec.url(), spec.headers());
-        callbackGuard.accept(callback);
+        callbackCheck.accept(callback);
         return callback;
     }
 
+    /** Checks a job's or a topic's own backoff as {@link #toNewJob} does; {@code null} stays {@code null}. */
+    public Backoff checkBackoff(Backoff backoff) {
+        return rules.checkBackoff(backoff);
+    }
+
     public Integer checkMaxAttempts(Integer attempts) {
-        if (attempts != null && (attempts < 1 || attempts > maxAttempts)) {
+        if (attempts != null && (attempts < 1 || attempts > rules.maxAttempts())) {
             throw new IllegalArgumentException("maxAttempts is " + attempts + "; it must be between 1 and "
-                    + maxAttempts + " (limits.maxAttempts)");
+                    + rules.maxAttempts() + " (limits.maxAttempts)");
         }
         return attempts;
     }
