@@ -16,37 +16,54 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real {@code redis-server} child process, for the embedded mode of the service and for tests (the tests' shared
+ * A real {@code redis-server} process, for the embedded mode of the service and for tests (the tests' shared
  * server is {@code io.delayq.redis.testing.TestRedis} in this module's test-jar).
  *
  * <p>The binary is the linux-amd64 {@code redis-server} shipped inside the {@code embedded-redis} jar, extracted once
  * per machine to the temp directory; when it cannot run here, {@code redis-server} from the PATH is used. The process
- * binds 127.0.0.1 only and is destroyed when {@link #close()} is called or the JVM exits.
+ * binds 127.0.0.1 only and is stopped when {@link #close()} is called or the JVM exits.
  *
  * <p>With a {@code dataDir} and {@code appendOnly}, every write is in the append-only file with
  * {@code appendfsync always} before Redis answers it, so a job the store accepted survives a restart of the server.
+ *
+ * <p><b>Owned or adopted.</b> A {@code kill -9} of the JVM runs no shutdown hook, so the server it started keeps
+ * running (with every job in memory and in its append-only file). With a {@code dataDir}, the server writes its
+ * pid to {@value #PID_FILE} there (and removes it when it stops cleanly). {@link #start} first looks at the port: a
+ * server there whose pid is the one in that file, i.e. the server a previous run left on this data directory, is
+ * <i>adopted</i> (logged as such, given this run's {@code appendonly} / {@code appendfsync}) and from then on owned
+ * like one this JVM started, so {@link #close()} stops it. Anything else answering on the port is refused with a
+ * message saying so, rather than used as if it were ours.
  */
 public final class EmbeddedRedis implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedRedis.class);
     private static final String BUNDLED = "redis-server-6.2.6-v5-linux-amd64";
     private static final long START_TIMEOUT_MS = 15_000;
+    /** File in the data directory where the server writes its pid (removed by the server when it stops cleanly). */
+    public static final String PID_FILE = "redis-server.pid";
 
     private static volatile String executable;
 
     private final int port;
-    private final Process process;
+    /** The server's process: a child of this JVM, or the adopted server of a previous run. */
+    private final ProcessHandle process;
+    /** The child process when this JVM started it (its exit code), else null. */
+    private final Process child;
     private final Path logFile;
+    private final boolean adopted;
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile long exitGraceMs;
 
-    private EmbeddedRedis(int port, Process process, Path logFile) {
+    private EmbeddedRedis(int port, ProcessHandle process, Process child, Path logFile, boolean adopted) {
         this.port = port;
         this.process = process;
+        this.child = child;
         this.logFile = logFile;
+        this.adopted = adopted;
     }
 
     /**
@@ -73,6 +90,12 @@ public final class EmbeddedRedis implements AutoCloseable {
      * {@code --cluster-enabled yes}).
      */
     public static EmbeddedRedis start(int port, Path dataDir, boolean appendOnly, String appendFsync, List<String> extraArgs) {
+        if (port != 0) {
+            EmbeddedRedis previous = adoptOrRefuse(port, dataDir, appendOnly, appendFsync);
+            if (previous != null) {
+                return previous;
+            }
+        }
         IllegalStateException last = null;
         for (int attempt = 0; attempt < (port == 0 ? 3 : 1); attempt++) {
             int chosen = port == 0 ? freePort() : port;
@@ -97,14 +120,20 @@ public final class EmbeddedRedis implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** The server's process id. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Whether this server was left running by a previous owner and adopted by {@link #start}. */
+    public boolean isAdopted() {
+        return adopted;
+    }
+
     /** Kills the server at once (SIGKILL), as a crash would: nothing is flushed beyond what is already fsynced. */
     public void kill() {
         process.destroyForcibly();
-        try {
-            process.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        awaitExit(10_000);
     }
 
     /**
@@ -143,13 +172,24 @@ public final class EmbeddedRedis implements AutoCloseable {
             return;
         }
         process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
+        if (!awaitExit(10_000)) {
             process.destroyForcibly();
+            awaitExit(5_000);
+        }
+    }
+
+    /** @return whether the process has exited within {@code ms} */
+    private boolean awaitExit(long ms) {
+        try {
+            process.onExit().get(ms, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return !process.isAlive();
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return !process.isAlive();
         }
     }
 
@@ -167,6 +207,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                         + ": " + e.getMessage(), e);
             }
             command.addAll(List.of("--dir", dataDir.toAbsolutePath().toString(),
+                    "--pidfile", dataDir.toAbsolutePath().resolve(PID_FILE).toString(),
                     "--appendonly", appendOnly ? "yes" : "no",
                     "--appendfsync", appendFsync));
         } else {
@@ -185,21 +226,70 @@ public final class EmbeddedRedis implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
         }
-        EmbeddedRedis server = new EmbeddedRedis(port, process, log);
-        Runtime.getRuntime().addShutdownHook(new Thread(server::closeAtExit, "embedded-redis-" + port + "-stop"));
+        EmbeddedRedis server = new EmbeddedRedis(port, process.toHandle(), process, log, false);
+        server.stopAtExit();
         server.awaitReady();
-        LOG.info("embedded Redis started on port {} (data dir {})", port, dataDir == null ? "none" : dataDir);
+        LOG.info("embedded Redis started on port {} (pid {}, data dir {})", port, process.pid(),
+                dataDir == null ? "none" : dataDir);
         return server;
+    }
+
+    private void stopAtExit() {
+        Runtime.getRuntime().addShutdownHook(new Thread(this::closeAtExit, "embedded-redis-" + port + "-stop"));
+    }
+
+    /**
+     * What answers on {@code port} before a server is launched there: nothing (null: launch one); the server a
+     * previous owner left on {@code dataDir} (adopted and returned); or something else (refused).
+     */
+    private static EmbeddedRedis adoptOrRefuse(int port, Path dataDir, boolean appendOnly, String appendFsync) {
+        RespProbe.ServerInfo found = RespProbe.serverInfo(port);
+        if (found == null) {
+            return null; // nothing listens there
+        }
+        long recorded = dataDir == null ? -1 : recordedPid(dataDir.resolve(PID_FILE));
+        Optional<ProcessHandle> handle = recorded < 0 ? Optional.empty() : ProcessHandle.of(recorded);
+        if (found.pid() < 0 || found.pid() != recorded || handle.isEmpty() || !handle.get().isAlive()) {
+            throw new IllegalStateException("port " + port + " of 127.0.0.1 is already in use"
+                    + (found.pid() < 0 ? " (" + found.description() + ")" : " by a Redis server with pid " + found.pid())
+                    + ", which is not the embedded Redis of "
+                    + (dataDir == null ? "this process" : "data dir " + dataDir.toAbsolutePath()
+                    + " (its " + PID_FILE + " names " + (recorded < 0 ? "no process" : "pid " + recorded) + ")")
+                    + "; stop that program, choose another embedded port (0 = any free port), or point the store's uri"
+                    + " at that server if it is the one you mean");
+        }
+        EmbeddedRedis server = new EmbeddedRedis(port, handle.get(), null, null, true);
+        server.stopAtExit();
+        server.awaitReady();
+        if (appendOnly) {
+            // this run's persistence settings, which may differ from those the server was started with
+            RespProbe.configSet(port, "appendfsync", appendFsync);
+        }
+        RespProbe.configSet(port, "appendonly", appendOnly ? "yes" : "no");
+        LOG.info("embedded Redis: adopted the server already running on port {} (pid {}, data dir {}), left by a"
+                        + " previous run that did not stop it (killed?); this run owns it now and stops it when it stops",
+                port, recorded, dataDir.toAbsolutePath());
+        return server;
+    }
+
+    private static long recordedPid(Path pidFile) {
+        try {
+            return Long.parseLong(Files.readString(pidFile, StandardCharsets.US_ASCII).trim());
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
     }
 
     private void awaitReady() {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("redis-server on port " + port + " exited with "
-                        + process.exitValue() + ": " + logTail());
+                throw new IllegalStateException("redis-server on port " + port + " exited"
+                        + (child == null ? "" : " with " + child.exitValue()) + ": " + logTail());
             }
-            if (answersPing()) {
+            // Ready when it answers PING, and it is ours answering: a server another program left on the port would
+            // answer too, while ours exits with "Address already in use".
+            if (answersPing() && RespProbe.pidOf(port) == process.pid()) {
                 return;
             }
             sleep(20);
@@ -226,6 +316,9 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
 
     private String logTail() {
+        if (logFile == null) {
+            return "(an adopted server: its log is wherever its first owner put it)";
+        }
         try {
             String text = Files.readString(logFile);
             return text.length() > 2000 ? text.substring(text.length() - 2000) : text;
@@ -295,6 +388,115 @@ public final class EmbeddedRedis implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for redis-server", e);
+        }
+    }
+
+    /** The few Redis commands this class sends itself, over a plain socket (no client library, no pool). */
+    private static final class RespProbe {
+        /**
+         * What answers on a port.
+         *
+         * @param pid         the server's {@code process_id}, or -1 when it is not a Redis that tells it
+         * @param description what it is, for a message
+         */
+        record ServerInfo(long pid, String description) {
+        }
+
+        private RespProbe() {
+        }
+
+        /** Null when nothing accepts connections on the port. */
+        static ServerInfo serverInfo(int port) {
+            try (Socket socket = new Socket()) {
+                try {
+                    socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+                } catch (IOException nothingThere) {
+                    return null;
+                }
+                socket.setSoTimeout(2_000);
+                try {
+                    String reply = command(socket, "INFO", "server");
+                    for (String line : reply.split("\r\n")) {
+                        if (line.startsWith("process_id:")) {
+                            return new ServerInfo(Long.parseLong(line.substring("process_id:".length()).trim()),
+                                    "a Redis server");
+                        }
+                    }
+                    return new ServerInfo(-1, "a Redis server that does not tell its process id");
+                } catch (IllegalStateException refused) {
+                    return new ServerInfo(-1, "a server that answers INFO with '" + refused.getMessage() + "'");
+                } catch (IOException | RuntimeException notRedis) {
+                    return new ServerInfo(-1, "a program that does not answer as Redis does");
+                }
+            } catch (IOException e) {
+                return new ServerInfo(-1, "a program that accepts connections but " + e.getMessage());
+            }
+        }
+
+        /** The process id of the Redis answering on the port, or -1. */
+        static long pidOf(int port) {
+            ServerInfo info = serverInfo(port);
+            return info == null ? -1 : info.pid();
+        }
+
+        /** {@code CONFIG SET name value}; a refusal is logged, not thrown (the server runs with its own setting). */
+        static void configSet(int port, String name, String value) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+                socket.setSoTimeout(10_000);
+                command(socket, "CONFIG", "SET", name, value);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("embedded Redis on port {}: could not set {} to {}: {}", port, name, value, e.getMessage());
+            }
+        }
+
+        /**
+         * Sends one command and reads a simple or bulk string reply.
+         *
+         * @throws IllegalStateException with the server's error line
+         */
+        private static String command(Socket socket, String... args) throws IOException {
+            StringBuilder out = new StringBuilder("*").append(args.length).append("\r\n");
+            for (String arg : args) {
+                byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
+                out.append('$').append(bytes.length).append("\r\n").append(arg).append("\r\n");
+            }
+            OutputStream os = socket.getOutputStream();
+            os.write(out.toString().getBytes(StandardCharsets.UTF_8));
+            os.flush();
+            InputStream in = socket.getInputStream();
+            String first = readLine(in);
+            if (first.startsWith("-")) {
+                throw new IllegalStateException(first.substring(1));
+            }
+            if (first.startsWith("+")) {
+                return first.substring(1);
+            }
+            if (first.startsWith("$")) {
+                int length = Integer.parseInt(first.substring(1));
+                byte[] body = in.readNBytes(Math.max(0, length));
+                if (body.length < length) {
+                    throw new IOException("the reply ended early");
+                }
+                return new String(body, StandardCharsets.UTF_8);
+            }
+            throw new IOException("unexpected reply '" + first + "'");
+        }
+
+        private static String readLine(InputStream in) throws IOException {
+            StringBuilder line = new StringBuilder();
+            int c;
+            while ((c = in.read()) != -1) {
+                if (c == '\n') {
+                    int end = line.length() - 1;
+                    return end >= 0 && line.charAt(end) == '\r' ? line.substring(0, end) : line.toString();
+                }
+                if (line.length() > 4_096) {
+                    throw new IOException("no line end in the first 4 KiB");
+                }
+                line.append((char) c);
+            }
+            throw new IOException("the connection closed before a reply");
         }
     }
 }

@@ -1,5 +1,8 @@
 package io.delayq.service.consumer;
 
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.Job;
@@ -7,61 +10,103 @@ import io.delayq.core.StoreListener;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
-import jakarta.ws.rs.sse.SseBroadcaster;
 import jakarta.ws.rs.sse.SseEventSink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Fans broadcast jobs out to this instance's event-stream subscribers, one {@link SseBroadcaster} per topic. The store
- * delivers every broadcast to every instance ({@link StoreListener#onBroadcast}), so each subscriber hears each
- * broadcast of its topic once, whichever instance it is connected to. Subscribers that are not connected when a
- * broadcast is sent do not get it later.
+ * Fans broadcast jobs out to this instance's event-stream subscribers. The store delivers every broadcast to every
+ * instance ({@link StoreListener#onBroadcast}), so each subscriber hears each broadcast of its topic once, whichever
+ * instance it is connected to. Subscribers that are not connected when a broadcast is sent do not get it later.
+ *
+ * <p>{@link #onBroadcast} runs on the store's notification thread, which also delivers every wake-up of the delivery
+ * engine and of parked long polls, so it must never wait for a client: it only queues the event for each
+ * {@link SseSubscriber}, whose own writer sends it. A client that does not keep up (more than
+ * {@link #MAX_QUEUED_BYTES} of events waiting) is dropped, logged and counted
+ * ({@code delayq.consumer.sse.dropped}), instead of holding anything else up.
  *
  * <p>Idle streams get a comment every {@link #KEEP_ALIVE_SECONDS} s so that proxies do not cut them, and so that
  * dead connections are noticed and dropped.
  */
 final class BroadcastHub implements StoreListener, AutoCloseable {
     static final long KEEP_ALIVE_SECONDS = 15;
+    /** How far one subscriber may fall behind: 64 events of the largest default payload. */
+    static final long MAX_QUEUED_BYTES = 4L * 1024 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(BroadcastHub.class);
 
     private final ObjectMapper mapper;
-    private final Map<String, Topic> topics = new ConcurrentHashMap<>();
+    private final long maxQueuedBytes;
+    private final Map<String, Set<SseSubscriber>> topics = new ConcurrentHashMap<>();
     private final ScheduledExecutorService keepAlive;
+    private final ThreadPoolExecutor writers;
+    private final Meter dropped;
     private volatile Sse sse;
     private volatile boolean closed;
 
-    BroadcastHub(ObjectMapper mapper) {
-        this(mapper, TimeUnit.SECONDS.toMillis(KEEP_ALIVE_SECONDS));
+    BroadcastHub(ObjectMapper mapper, MetricRegistry metrics) {
+        this(mapper, metrics, TimeUnit.SECONDS.toMillis(KEEP_ALIVE_SECONDS), MAX_QUEUED_BYTES);
     }
 
-    BroadcastHub(ObjectMapper mapper, long keepAliveMs) {
+    /**
+     * @param keepAliveMs    how often idle streams get a comment
+     * @param maxQueuedBytes how far one subscriber may fall behind before it is dropped
+     */
+    BroadcastHub(ObjectMapper mapper, MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes) {
         this.mapper = mapper;
+        this.maxQueuedBytes = maxQueuedBytes;
         AtomicInteger threads = new AtomicInteger();
         this.keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "delayq-sse-keepalive-" + threads.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
+        // One thread per stream with a write under way, none for idle ones: a stuck client holds only its own.
+        AtomicInteger writerThreads = new AtomicInteger();
+        this.writers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "delayq-sse-writer-" + writerThreads.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        this.dropped = metrics.meter(MetricRegistry.name("delayq", "consumer", "sse", "dropped"));
+        metrics.gauge(MetricRegistry.name("delayq", "consumer", "sse", "subscribers"),
+                () -> (Gauge<Integer>) this::subscribers);
         keepAlive.scheduleWithFixedDelay(this::keepAlive, keepAliveMs, keepAliveMs, TimeUnit.MILLISECONDS);
     }
 
-    /** Adds a subscriber to a topic and greets it with a comment, so it knows its stream is open. */
-    void subscribe(String topic, SseEventSink sink, Sse sse) {
+    /**
+     * Adds a subscriber to a topic and greets it with a comment, so it knows its stream is open.
+     *
+     * @param abortConnection closes the client's connection at once (used when it is dropped for falling behind)
+     */
+    void subscribe(String topic, SseEventSink sink, Sse sse, Runnable abortConnection) {
         if (closed) {
             sink.close(); // shutting down: the client reconnects to another instance
             return;
         }
         this.sse = sse;
-        topics.computeIfAbsent(topic, name -> new Topic(sse.newBroadcaster())).broadcaster.register(sink);
-        sink.send(sse.newEventBuilder().comment("subscribed to " + topic).build());
+        SseSubscriber subscriber = new SseSubscriber(topic, sink, abortConnection, writers, maxQueuedBytes,
+                this::ended);
+        topics.compute(topic, (name, subscribers) -> {
+            Set<SseSubscriber> set = subscribers != null ? subscribers : ConcurrentHashMap.newKeySet();
+            set.add(subscriber);
+            return set;
+        });
+        subscriber.offer(sse.newEventBuilder().comment("subscribed to " + topic).build(), 0);
+        if (closed) {
+            subscriber.close(); // close() may have missed it
+        }
     }
 
     @Override
@@ -69,11 +114,12 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
         // Wake-ups concern leases and push delivery, not event streams.
     }
 
+    /** On the store's notification thread: queues the event for each subscriber of the topic, never waits. */
     @Override
     public void onBroadcast(Job job) {
-        Topic t = topics.get(job.topic());
+        Set<SseSubscriber> subscribers = topics.get(job.topic());
         Sse current = sse;
-        if (t == null || current == null) {
+        if (subscribers == null || subscribers.isEmpty() || current == null) {
             return;
         }
         String data;
@@ -89,7 +135,25 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
                 .mediaType(MediaType.APPLICATION_JSON_TYPE)
                 .data(String.class, data)
                 .build();
-        t.broadcaster.broadcast(event);
+        long bytes = data.getBytes(StandardCharsets.UTF_8).length;
+        for (SseSubscriber subscriber : subscribers) {
+            subscriber.offer(event, bytes);
+        }
+    }
+
+    int subscribers() {
+        return topics.values().stream().mapToInt(Set::size).sum();
+    }
+
+    private void ended(SseSubscriber subscriber, boolean fellBehind) {
+        // atomic with subscribe's compute, so that a topic without subscribers leaves no entry behind
+        topics.computeIfPresent(subscriber.topic, (name, subscribers) -> {
+            subscribers.remove(subscriber);
+            return subscribers.isEmpty() ? null : subscribers;
+        });
+        if (fellBehind) {
+            dropped.mark();
+        }
     }
 
     private void keepAlive() {
@@ -99,8 +163,10 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
         }
         try {
             OutboundSseEvent ping = current.newEventBuilder().comment("keep-alive").build();
-            for (Topic t : topics.values()) {
-                t.broadcaster.broadcast(ping);
+            for (Set<SseSubscriber> subscribers : topics.values()) {
+                for (SseSubscriber subscriber : subscribers) {
+                    subscriber.keepAlive(ping);
+                }
             }
         } catch (RuntimeException e) {
             LOG.warn("Sending keep-alive comments to event streams failed", e);
@@ -115,22 +181,11 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
         }
         closed = true;
         keepAlive.shutdownNow();
-        for (Topic t : topics.values()) {
-            t.broadcaster.close();
+        for (Set<SseSubscriber> subscribers : topics.values()) {
+            for (SseSubscriber subscriber : subscribers) {
+                subscriber.close();
+            }
         }
-    }
-
-    private static final class Topic {
-        final SseBroadcaster broadcaster;
-
-        Topic(SseBroadcaster broadcaster) {
-            this.broadcaster = broadcaster;
-            broadcaster.onError((sink, error) -> {
-                // A write failed: the subscriber has gone. Closing the sink makes the broadcaster drop it.
-                if (!sink.isClosed()) {
-                    sink.close();
-                }
-            });
-        }
+        writers.shutdown(); // the closes just queued still run; a write stuck on a client ends with its connection
     }
 }

@@ -32,10 +32,10 @@ public final class ConsumerEndpoints implements Managed {
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
 
     private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, ObjectMapper mapper,
-                              long keepAliveMs) {
+                              MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes) {
         this.store = store;
         this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher));
-        this.hub = new BroadcastHub(mapper, keepAliveMs);
+        this.hub = new BroadcastHub(mapper, metrics, keepAliveMs, maxQueuedBytes);
     }
 
     /**
@@ -50,14 +50,17 @@ public final class ConsumerEndpoints implements Managed {
     public static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults,
                                              JobRules rules, LeaseWatcher watcher) {
         return register(environment, store, defaults, rules, watcher,
-                TimeUnit.SECONDS.toMillis(BroadcastHub.KEEP_ALIVE_SECONDS));
+                TimeUnit.SECONDS.toMillis(BroadcastHub.KEEP_ALIVE_SECONDS), BroadcastHub.MAX_QUEUED_BYTES);
     }
 
-    /** As {@link #register(Environment, JobStore, PolicyDefaults, JobRules, LeaseWatcher)}, another keep-alive (tests). */
+    /**
+     * As {@link #register(Environment, JobStore, PolicyDefaults, JobRules, LeaseWatcher)}, with another keep-alive
+     * interval and another bound on how far an event-stream subscriber may fall behind (tests).
+     */
     static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults, JobRules rules,
-                                      LeaseWatcher watcher, long keepAliveMs) {
+                                      LeaseWatcher watcher, long keepAliveMs, long maxQueuedBytes) {
         ConsumerEndpoints endpoints = new ConsumerEndpoints(store, defaults, watcher, environment.getObjectMapper(),
-                keepAliveMs);
+                environment.metrics(), keepAliveMs, maxQueuedBytes);
         environment.jersey().register(new LeaseResource(store, defaults, rules, endpoints.waiters));
         environment.jersey().register(new EventsResource(endpoints.hub));
         environment.lifecycle().manage(endpoints);

@@ -9,6 +9,9 @@ import io.delayq.core.ReserveResult;
 import io.delayq.core.StoreException;
 import io.delayq.core.TopicSettings;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,6 +21,7 @@ import java.util.List;
  * leases end.
  */
 final class LeaseIssuer {
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseIssuer.class);
     private final JobStore store;
     private final PolicyDefaults defaults;
     private final LeaseWatcher watcher;
@@ -63,6 +67,23 @@ final class LeaseIssuer {
         }
         watch(topic, leases);
         return new ReserveResult(leases, result.nextDueAt(), result.now());
+    }
+
+    /**
+     * Gives leases nobody received back to the store, due now, without using up their attempts: a reschedule of a
+     * leased job withdraws its attempt ({@link JobStore#reschedule}; the job's history notes the interrupted attempt).
+     * A lease that cannot be given back (the store is unreachable) expires instead, which costs an attempt.
+     */
+    void giveBack(String topic, List<Lease> leases) {
+        for (Lease lease : leases) {
+            try {
+                store.reschedule(lease.job().ref(), 0L, null);
+            } catch (StoreException e) {
+                LOG.warn("Lease of {} for a consumer that went away could not be given back ({}); it expires instead,"
+                        + " which counts as an attempt", lease.ref(), e.getMessage());
+            }
+        }
+        LOG.debug("gave back {} leases of topic {} whose consumer went away", leases.size(), topic);
     }
 
     private void watch(String topic, List<Lease> leases) {

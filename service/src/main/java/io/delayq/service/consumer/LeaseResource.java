@@ -13,6 +13,7 @@ import com.codahale.metrics.annotation.ExceptionMetered;
 import com.codahale.metrics.annotation.Metered;
 import com.codahale.metrics.annotation.Timed;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -20,6 +21,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 
 import java.time.Instant;
@@ -63,11 +65,12 @@ public class LeaseResource {
     @Path("/leases")
     @Metered
     @ExceptionMetered
-    public void lease(@PathParam("topic") String topic, LeaseRequest body, @Suspended AsyncResponse response) {
+    public void lease(@PathParam("topic") String topic, LeaseRequest body, @Suspended AsyncResponse response,
+                      @Context HttpServletRequest servletRequest) {
         try {
             JobRules.checkTopic(topic);
             LeaseRequest request = (body == null ? new LeaseRequest(null, null, null) : body).resolved();
-            waiters.lease(topic, request, response);
+            waiters.lease(topic, request, response, ClientConnection.of(servletRequest));
         } catch (RuntimeException e) {
             response.resume(e);
         }

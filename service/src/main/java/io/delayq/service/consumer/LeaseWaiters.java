@@ -5,6 +5,7 @@ import io.delayq.core.Lease;
 import io.delayq.core.ReserveResult;
 import io.delayq.core.StoreListener;
 import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.core.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,6 +13,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,6 +22,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * Long polls for leases. A request that finds nothing due is parked here, per topic, without holding a Jetty thread,
@@ -31,8 +34,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * arrival order. A slow sweep ({@link #SWEEP_MS}) re-checks parked topics in case a wake-up message was lost (a
  * store's notifications may be fire and forget, as Redis pub/sub is).
  *
- * <p>If a client disconnects after its jobs were leased, the leases expire and the jobs come back as their next
- * attempt: delivery is at least once.
+ * <p>A parked request whose client has gone (its connection closed: a worker killed or restarted mid poll) is not
+ * served: it is dropped when Jetty reports the connection closed, and checked again just before jobs are leased for
+ * it, since a lease handed to nobody would only expire and cost its job an attempt. Leases taken for a client that
+ * vanished during the reserve itself go to the next parked request of the topic, or back to the store without using
+ * up an attempt. Only a client that goes after its answer was written (its leases are on the wire) leaves leases to
+ * expire: the job comes back as its next attempt, and delivery stays at least once.
  */
 final class LeaseWaiters implements StoreListener, AutoCloseable {
     static final long SWEEP_MS = 5_000;
@@ -56,8 +63,12 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
         this.sweep = executor.scheduleWithFixedDelay(this::sweep, SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
     }
 
-    /** Answers {@code response} with the leases of a resolved request, now or once something is due. */
-    void lease(String topicName, LeaseRequest request, AsyncResponse response) {
+    /**
+     * Answers {@code response} with the leases of a resolved request, now or once something is due.
+     *
+     * @param connection the client's connection: a request whose client has gone is dropped, not served
+     */
+    void lease(String topicName, LeaseRequest request, AsyncResponse response, ClientConnection connection) {
         if (closed) {
             response.resume(new LeasesResponse(List.of()));
             return;
@@ -70,8 +81,9 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
             response.resume(answer(first.leases()));
             return;
         }
-        Waiter waiter = new Waiter(topic, request, response);
+        Waiter waiter = new Waiter(topic, request, response, connection);
         topic.add(waiter);
+        connection.onGone(waiter::gone);
         try {
             waiter.timeout = executor.schedule(waiter::expire, request.waitMs(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException shuttingDown) {
@@ -208,9 +220,14 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
     /** @return the topic's next run time as the store last reported it, or {@code -1} */
     private long serveWhileDue(Topic topic) {
         while (true) {
-            Waiter waiter = topic.nextWaiting();
+            Waiter waiter = topic.nextWaiting(w -> true);
             if (waiter == null) {
                 return -1;
+            }
+            if (!waiter.clientPresent()) {
+                // Leases for a client that has gone would only expire, each costing its job an attempt.
+                waiter.goneWhileServed();
+                continue;
             }
             ReserveResult result;
             try {
@@ -224,10 +241,38 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
                 waiter.nothingDue();
                 return result.nextDueAt();
             }
-            waiter.grant(result.leases());
+            if (!waiter.grant(result.leases())) {
+                handOn(topic, waiter.request.leaseMs(), result.leases());
+            }
             if (result.nextDueAt() < 0 || result.nextDueAt() > result.now()) {
                 return result.nextDueAt();
             }
+        }
+    }
+
+    /**
+     * Leases taken for a client that vanished at the last moment, given to the next parked requests of the topic that
+     * asked for the same lease length (their attempt numbers are still unused), and what is left given back to the
+     * store without using up an attempt ({@link LeaseIssuer#giveBack}).
+     */
+    private void handOn(Topic topic, Long leaseMs, List<Lease> leases) {
+        List<Lease> left = leases;
+        while (!left.isEmpty()) {
+            Waiter next = topic.nextWaiting(w -> Objects.equals(w.request.leaseMs(), leaseMs));
+            if (next == null) {
+                break;
+            }
+            if (!next.clientPresent()) {
+                next.goneWhileServed();
+                continue;
+            }
+            int n = Math.min(next.request.max(), left.size());
+            if (next.grant(left.subList(0, n))) {
+                left = left.subList(n, left.size());
+            }
+        }
+        if (!left.isEmpty()) {
+            issuer.giveBack(topic.name, left);
         }
     }
 
@@ -285,10 +330,10 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
             return new ArrayList<>(waiters);
         }
 
-        /** The oldest parked request, now marked as being served; {@code null} when none waits. */
-        synchronized Waiter nextWaiting() {
+        /** The oldest parked request that {@code fits}, now marked as being served; {@code null} when none waits. */
+        synchronized Waiter nextWaiting(Predicate<Waiter> fits) {
             for (Waiter waiter : waiters) {
-                if (waiter.begin()) {
+                if (fits.test(waiter) && waiter.begin()) {
                     return waiter;
                 }
             }
@@ -297,8 +342,9 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
     }
 
     /**
-     * One parked request. Its states make sure it is answered exactly once, whichever of "jobs granted", "wait over"
-     * and "shutting down" comes first, and that jobs leased for it are never dropped by a timeout racing the reserve.
+     * One parked request. Its states make sure it is answered exactly once, whichever of "jobs granted", "wait over",
+     * "client gone" and "shutting down" comes first, and that jobs leased for it are never dropped by a timeout racing
+     * the reserve, nor handed to a client that has gone.
      */
     private static final class Waiter {
         private static final int WAITING = 0;
@@ -308,14 +354,58 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
         final Topic topic;
         final LeaseRequest request;
         final AsyncResponse response;
+        final ClientConnection connection;
         volatile ScheduledFuture<?> timeout;
         private int state = WAITING; // guarded by this
         private boolean expired; // guarded by this
+        private boolean vanished; // guarded by this
 
-        Waiter(Topic topic, LeaseRequest request, AsyncResponse response) {
+        Waiter(Topic topic, LeaseRequest request, AsyncResponse response, ClientConnection connection) {
             this.topic = topic;
             this.request = request;
             this.response = response;
+            this.connection = connection;
+        }
+
+        /** Whether the client still waits for the answer: its connection is open and nothing answered it yet. */
+        boolean clientPresent() {
+            synchronized (this) {
+                if (vanished) {
+                    return false;
+                }
+            }
+            return connection.isOpen() && !response.isDone() && !response.isCancelled();
+        }
+
+        /**
+         * Jetty saw the connection close: nothing is leased for this request any more. A reserve in flight for it
+         * sees this when it grants, and hands its leases on.
+         */
+        void gone() {
+            synchronized (this) {
+                vanished = true;
+                if (state != WAITING) {
+                    return; // answered already, or being served
+                }
+                state = DONE;
+            }
+            dropGone();
+        }
+
+        /** The server found the client gone while serving this request (it is being served: state RESERVING). */
+        void goneWhileServed() {
+            synchronized (this) {
+                vanished = true;
+                state = DONE;
+            }
+            dropGone();
+        }
+
+        private void dropGone() {
+            LOG.debug("Lease request on {}: its client has gone; it is no longer served", topic.name);
+            finish();
+            // Completes the request for Jetty (a graceful stop waits for requests in progress); nothing is leased.
+            response.resume(new LeasesResponse(List.of()));
         }
 
         synchronized boolean begin() {
@@ -326,15 +416,26 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
             return true;
         }
 
-        void grant(List<Lease> leases) {
+        /**
+         * Answers with the leases.
+         *
+         * @return false when the client had gone (nothing was sent): the caller hands the leases on
+         */
+        boolean grant(List<Lease> leases) {
             synchronized (this) {
                 state = DONE;
             }
             finish();
-            if (!response.resume(answer(leases))) {
-                LOG.debug("Lease request on {} ended before its {} leases were sent; they will expire and come back",
-                        topic.name, leases.size());
+            boolean present = clientPresent();
+            if (!present) {
+                response.resume(new LeasesResponse(List.of())); // completes the request for Jetty, leases nothing
             }
+            if (!present || !resume(answer(leases))) {
+                LOG.debug("Lease request on {}: its client went before its {} leases were sent; they are handed on",
+                        topic.name, leases.size());
+                return false;
+            }
+            return true;
         }
 
         void nothingDue() {
@@ -345,7 +446,7 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
             }
             if (answer) {
                 finish();
-                response.resume(new LeasesResponse(List.of()));
+                resume(new LeasesResponse(List.of()));
             }
         }
 
@@ -369,7 +470,15 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
                 state = DONE;
             }
             finish();
-            response.resume(new LeasesResponse(List.of()));
+            resume(new LeasesResponse(List.of()));
+        }
+
+        /** Answers; closes the connection afterwards when the probe read a byte of the client's next request. */
+        private boolean resume(LeasesResponse answer) {
+            if (connection.mustCloseAfterAnswer()) {
+                return response.resume(Response.ok(answer).header("Connection", "close").build());
+            }
+            return response.resume(answer);
         }
 
         private void finish() {

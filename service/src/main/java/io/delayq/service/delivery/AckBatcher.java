@@ -18,8 +18,14 @@ import java.util.function.LongSupplier;
  * are waiting, or {@code flushInterval} after the first of a batch arrived. One store call per batch instead of one
  * per job; the wait costs nothing but a few ms of lease time.
  *
+ * <p>An ack must reach the store before its lease ends, or the store takes the lease back as a failed attempt
+ * although the callback answered 2xx. So an ack whose lease ends within {@code flushInterval} plus the time a write
+ * needs ({@link AttemptBudget#recordingMs()}) is written at once, with whatever else is waiting, instead of waiting
+ * for its batch.
+ *
  * <p>An ack that cannot be written (store unreachable) is retried while its lease lasts; after that the lease expires
- * and the job is delivered again — at least once, never lost.
+ * and the job is delivered again — at least once, never lost. {@link #close()} writes what is pending on the
+ * caller's thread at once, without waiting for a scheduled flush.
  */
 final class AckBatcher {
     private static final Logger LOG = LoggerFactory.getLogger(AckBatcher.class);
@@ -32,6 +38,8 @@ final class AckBatcher {
     private final int batchSize;
     private final long flushIntervalNanos;
     private final LongSupplier storeNow;
+    private final AttemptBudget budget;
+    private final StoreWriteTimes writeTimes;
     private final ScheduledExecutorService executor;
     private final Object lock = new Object();
     private List<Pending> pending = new ArrayList<>();
@@ -39,13 +47,23 @@ final class AckBatcher {
     private volatile boolean closed;
     private volatile long lastFailureLog;
 
-    AckBatcher(JobStore store, int batchSize, long flushIntervalNanos, LongSupplier storeNow) {
+    /**
+     * @param storeNow   the store's clock (epoch ms), which lease deadlines are in
+     * @param budget     how long writing an ack needs
+     * @param writeTimes where the time of every ack write is recorded
+     */
+    AckBatcher(JobStore store, int batchSize, long flushIntervalNanos, LongSupplier storeNow, AttemptBudget budget,
+               StoreWriteTimes writeTimes) {
         this.store = store;
         this.batchSize = batchSize;
         this.flushIntervalNanos = Math.max(0, flushIntervalNanos);
         this.storeNow = storeNow;
+        this.budget = budget;
+        this.writeTimes = writeTimes;
         var pool = new ScheduledThreadPoolExecutor(1, Threads.named("delayq-delivery-acks", true));
         pool.setRemoveOnCancelPolicy(true);
+        // close() writes what is pending itself: a flush scheduled for later must not hold the stop up.
+        pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.executor = pool;
     }
 
@@ -56,9 +74,11 @@ final class AckBatcher {
         }
         boolean flushNow;
         boolean schedule = false;
+        long flushIntervalMs = flushIntervalNanos / 1_000_000;
+        boolean leaseEndsFirst = deadline - storeNow.getAsLong() <= flushIntervalMs + budget.recordingMs();
         synchronized (lock) {
             pending.add(new Pending(lease, deadline));
-            flushNow = pending.size() >= batchSize;
+            flushNow = pending.size() >= batchSize || leaseEndsFirst;
             if (!flushNow && !flushScheduled) {
                 flushScheduled = true;
                 schedule = true;
@@ -98,7 +118,9 @@ final class AckBatcher {
             refs.add(p.lease());
         }
         try {
+            long start = System.nanoTime();
             List<StoreStatus> statuses = store.ack(refs);
+            writeTimes.record(System.nanoTime() - start);
             for (int i = 0; i < statuses.size(); i++) {
                 if (statuses.get(i) != StoreStatus.OK && LOG.isDebugEnabled()) {
                     LOG.debug("ack of {} answered {}: the lease had expired or the job was cancelled",
@@ -143,10 +165,13 @@ final class AckBatcher {
         }
     }
 
-    /** Flushes what is pending and stops; later acks are refused. */
+    /**
+     * Refuses later acks, waits for a write in progress (up to 5 s), then writes everything pending on this thread.
+     * The engine calls it once no attempt can succeed any more and before the store is closed.
+     */
     void close() {
         closed = true;
-        executor.shutdown();
+        executor.shutdown(); // drops the scheduled flush: pending acks are written just below
         try {
             executor.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

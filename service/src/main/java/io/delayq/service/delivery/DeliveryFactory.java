@@ -33,8 +33,10 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>{@code reserveBatch}</td><td>100</td><td>Most jobs leased by one store call; fewer when fewer
  *       concurrency slots are free, so that leases never wait for a slot.</td></tr>
  *   <tr><td>{@code callbackTimeout}</td><td>30s</td><td>Default time one attempt may take: the lease length and the
- *       HTTP timeout (less a small margin so the engine records the failure before the lease runs out), for jobs and
- *       topics that set no {@code timeout}. Also accepted as {@code defaultTimeout}.</td></tr>
+ *       HTTP timeout (less a margin so the engine records the outcome before the lease runs out: see
+ *       {@link AttemptBudget}), for jobs and topics that set no {@code timeout}. At least 100ms, like a job's or a
+ *       topic's {@code timeout}: a shorter lease would end before the engine could record its outcome. Also accepted
+ *       as {@code defaultTimeout}.</td></tr>
  *   <tr><td>{@code defaultMaxAttempts}</td><td>10</td><td>Attempts in all, for jobs and topics that set none.</td></tr>
  *   <tr><td>{@code defaultBackoff}</td><td>exponential 1s ×2 up to 1h, jitter 0.2</td><td>Wait after a failed
  *       attempt, for jobs and topics that set none: {@code {type: exponential, initial: 1s, multiplier: 2.0,
@@ -69,7 +71,8 @@ public class DeliveryFactory {
     private int reserveBatch = 100;
 
     @NotNull
-    @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+    @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS, message = "must be at least 100ms: a shorter lease ends"
+            + " before the engine can record the attempt's outcome")
     private Duration callbackTimeout = Duration.seconds(30);
 
     @Min(1)

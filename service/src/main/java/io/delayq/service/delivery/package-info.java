@@ -3,15 +3,40 @@
  * and POSTs them to their callbacks, or publishes broadcast jobs to every instance.
  *
  * <h2>Pieces</h2>
- * <ul>
- *   <li>{@link io.delayq.service.delivery.DeliveryFactory}: the {@code delivery:} configuration block (defaults and
- *       the settings table are in its Javadoc); builds the engine, the {@link io.delayq.core.PolicyDefaults} and the
- *       {@link io.delayq.service.delivery.CallbackGuard}.</li>
- *   <li>{@link io.delayq.service.delivery.DeliveryEngine}: the Dropwizard {@code Managed} engine.</li>
- *   <li>{@link io.delayq.service.delivery.CallbackGuard}: which callback URLs may be called, checked at scheduling
- *       (without DNS) and again before every delivery (with DNS, every resolved address).</li>
- *   <li>{@link io.delayq.service.delivery.Signatures}: the {@code Delayq-Signature} header, to sign and to verify.</li>
- * </ul>
+ * {@link io.delayq.service.delivery.DeliveryFactory} is the {@code delivery:} configuration block (defaults and the
+ * settings table are in its Javadoc) and builds the engine, the {@link io.delayq.core.PolicyDefaults} and the
+ * {@link io.delayq.service.delivery.CallbackGuard}. {@link io.delayq.service.delivery.DeliveryEngine} is the
+ * Dropwizard {@code Managed} engine; it only wires the parts below and runs their lifecycle. Each part can be read
+ * on its own:
+ * <table>
+ *   <caption>the parts of the engine</caption>
+ *   <tr><th>seam</th><th>class</th><th>does</th></tr>
+ *   <tr><td rowspan="4">finding due jobs</td><td>{@code TopicTimers}</td><td>per topic one due timer and one lease
+ *       timer, on one small scheduler that also runs the engine's other short tasks</td></tr>
+ *   <tr><td>{@code ReservePump}</td><td>reserves a topic's due push jobs for the slots it holds, dispatches them,
+ *       re-arms the due timer from the store's next run time; paused topics; cached settings</td></tr>
+ *   <tr><td>{@code SafetySweep}</td><td>the store's wake-ups, and the slow sweep for lost ones (and the
+ *       {@code engine} health check)</td></tr>
+ *   <tr><td>{@code LeaseExpiry}</td><td>what a lease timer does: {@code expireLeases}, pump, re-arm</td></tr>
+ *   <tr><td>bounding concurrency</td><td>{@code DeliverySlots}</td><td>global and per-topic slots; starved topics
+ *       are refilled a moment after slots free up</td></tr>
+ *   <tr><td rowspan="6">delivering a job</td><td>{@code LeaseDispatcher}</td><td>starts each lease's attempt: an HTTP
+ *       callback, a broadcast, or death for want of a callback</td></tr>
+ *   <tr><td>{@code CallbackSender}</td><td>one HTTP attempt: URL check, signed request
+ *       ({@code CallbackHeaders}), the answer turned into an outcome ({@code FailureMessages}, {@link
+ *       io.delayq.service.delivery.RetryAfter})</td></tr>
+ *   <tr><td>{@code AttemptBudget}</td><td>how much of a lease the HTTP attempt gets, and how much is kept for
+ *       recording its outcome ({@code StoreWriteTimes})</td></tr>
+ *   <tr><td>{@code AttemptOutcomes}</td><td>attempts in flight; success → ack, failure → nack with the retry
+ *       policy's delay or dead; the store-writer threads</td></tr>
+ *   <tr><td>{@code AckBatcher}</td><td>acks written in batches, at once when a lease would end first, all of them
+ *       at a clean stop</td></tr>
+ *   <tr><td>{@code CallbackClient}</td><td>Jetty's non-blocking HTTP client, with the guard in its resolver</td></tr>
+ * </table>
+ * Also {@link io.delayq.service.delivery.CallbackGuard} (which callback URLs may be called, checked at scheduling
+ * without DNS and again before every delivery with DNS, every resolved address), {@link
+ * io.delayq.service.delivery.Signatures} (the {@code Delayq-Signature} header, to sign and to verify), {@code
+ * StoreClock} (the store's clock as seen from here) and {@code DeliveryMetrics}.
  *
  * <h2>Finding due jobs: timers, not polling</h2>
  * The engine never asks the store "is anything due?" on a fixed interval. It keeps <b>one timer per topic</b>, armed
@@ -55,18 +80,24 @@
  * loop.
  *
  * <h2>Leases, acks and at-least-once</h2>
- * Every reserved job is leased for its timeout (job, else topic, else {@code callbackTimeout}); the HTTP request's
- * timeout is that minus a small margin, so the engine records a timeout itself before the lease runs out. A 2xx
- * answer is acknowledged in batches ({@code ackBatchSize} or after {@code ackFlushInterval}); anything else — another
- * status, a timeout, a refused connection, a refused address — is a failed attempt, recorded with {@code nack}:
- * retried after the retry policy's delay (or the receiver's {@code Retry-After} on 429/503, capped by
- * {@code maxRetryAfter}), or {@code DEAD} when attempts are exhausted or the job has no callback.
+ * Every reserved job is leased for its timeout (job, else topic, else {@code callbackTimeout}, at least 100 ms). The
+ * outcome of the attempt must reach the store before the lease ends: a lease that ends unrecorded is taken back as
+ * "lease expired", a failed attempt, and on the last attempt that kills a job whose callback may have answered 200.
+ * So the HTTP request's timeout is what is left of the lease less a margin ({@code AttemptBudget}): 10 % of the
+ * timeout (at most 1 s), but at least what recording needs — 20 ms plus twice the slowest store write of the last
+ * 10–20 s — and at most half the timeout. A 2xx answer is acknowledged in batches ({@code ackBatchSize} or after
+ * {@code ackFlushInterval}), except an ack whose lease would end before its batch is written, which is written at
+ * once. Anything else — another status, a timeout, a refused connection, a refused address — is a failed attempt,
+ * recorded with {@code nack}: retried after the retry policy's delay (or the receiver's {@code Retry-After} on
+ * 429/503, capped by {@code maxRetryAfter}), or {@code DEAD} when attempts are exhausted or the job has no callback.
  *
  * <p>Nothing is lost when the process dies: a lease that is never acknowledged expires and counts as a failed attempt,
  * and the job is due again. The engine arms a timer at the earliest lease deadline of each topic (found by the sweep)
  * and calls {@code expireLeases}, for both lanes, so pulling consumers' expired leases come back too. Delivery is
  * therefore <b>at least once</b>: a receiver may see a job again (after a crash between its 2xx and the ack), and
- * deduplicates by {@code Delayq-Id} and {@code Delayq-Attempt}.
+ * deduplicates by {@code Delayq-Id} and {@code Delayq-Attempt}. What a kill leaves: acks still in the batch (at most
+ * {@code ackFlushInterval}, 10 ms by default, of successes) and callbacks in flight are unknown outcomes; their leases
+ * expire, and what an expired lease means on a job's last attempt is the store's rule (see the root README).
  *
  * <h2>Bounded concurrency</h2>
  * A global semaphore ({@code maxConcurrency}) and one per topic ({@code maxConcurrencyPerTopic}) bound the callbacks
@@ -94,8 +125,9 @@
  *
  * <h2>Shutdown</h2>
  * {@code stop()} stops reserving and unsubscribes, waits up to {@code shutdownGracePeriod} for callbacks in flight,
- * then aborts the rest (not recorded as failures: their leases expire, which counts as the attempt), and flushes
- * pending acks.
+ * then aborts the rest (not recorded as failures: their leases expire, which counts as the attempt), and writes every
+ * ack it still holds before it returns, without waiting for the batch's flush time. The service registers the
+ * engine after the store, so Dropwizard stops the engine first and the store is still open for those writes.
  *
  * <h2>Metrics ({@code delayq.delivery.*})</h2>
  * {@code delivered}, {@code failed}, {@code dead}, {@code reserve-calls}, {@code reserved} (meters);

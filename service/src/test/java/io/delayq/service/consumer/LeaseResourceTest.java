@@ -6,6 +6,7 @@ import io.delayq.core.JobRef;
 import io.delayq.core.JobState;
 import io.delayq.core.JobStore;
 import io.delayq.core.NewJob;
+import io.delayq.core.testing.Await;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -13,10 +14,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -268,6 +271,40 @@ class LeaseResourceTest {
         assertThat(seen).hasSize(jobs);
         assertThat(seen.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
         assertThat(acked.get()).isEqualTo(jobs);
+    }
+
+    /**
+     * A long poll whose client disconnected while it waited must not be handed the job that falls due: its lease would
+     * only expire, costing the job an attempt, while a consumer that is still there waits.
+     */
+    @Test
+    void aLongPollWhoseClientHasGoneIsNotHandedTheJobThatFallsDue() throws Exception {
+        try (Socket gone = new Socket("127.0.0.1", APP.getLocalPort())) {
+            String body = "{\"waitMs\":20000}";
+            gone.getOutputStream().write(("POST /v1/topics/" + topic + "/leases HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
+                    .getBytes(StandardCharsets.US_ASCII));
+            gone.getOutputStream().flush();
+            Await.until("the poll is parked", 5_000, () -> parked() == 1);
+        } // the client goes away without a word, as a killed worker does
+        Thread.sleep(200);
+
+        CompletableFuture<HttpResponse<String>> present = postAsync("/v1/topics/" + topic + "/leases",
+                "{\"waitMs\":5000}");
+        Await.until("the second poll is parked", 5_000, () -> parked() >= 1 && parked() <= 2);
+        Thread.sleep(200);
+        store.enqueue(NewJob.delayed(topic, "j", "{}", 0, 3));
+
+        HttpResponse<String> response = present.get(10, TimeUnit.SECONDS);
+        JsonNode leases = JSON.readTree(response.body()).get("leases");
+        assertThat(leases).as("the consumer that is still there gets the job").hasSize(1);
+        assertThat(leases.get(0).get("attempt").asInt()).as("no attempt spent on the client that went").isEqualTo(1);
+        assertThat(store.find(new JobRef(topic, "j")).orElseThrow().history()).isEmpty();
+    }
+
+    private static int parked() {
+        Object gauge = APP.getEnvironment().metrics().getGauges().get("delayq.consumer.parkedLeaseRequests").getValue();
+        return ((Number) gauge).intValue();
     }
 
     @Test

@@ -392,6 +392,52 @@ class DeliveryEngineTest {
         assertThat(done.history().get(0).error()).contains("lease expired");
     }
 
+    /**
+     * Acks are batched for {@code ackFlushInterval}; one whose lease would end before its batch is written must not
+     * wait for the batch, or a delivered job is taken back as "lease expired" (and dies on its last attempt).
+     */
+    @Test
+    void anAckIsWrittenBeforeItsLeaseEndsHoweverLongTheFlushInterval() throws Exception {
+        DeliveryFactory config = config();
+        config.setAckFlushInterval(Duration.seconds(3));
+        start(config);
+        store.enqueue(push("short", "{}", 0, 1, null, receiver.url("/short"), 400L));
+
+        Await.until("delivered", 5_000, () -> receiver.count() == 1);
+        Await.until("no longer leased", 5_000, () -> find("short").state() != JobState.LEASED);
+
+        Job done = find("short");
+        assertThat(done.state()).as("its only attempt was answered 200: %s", done.lastError())
+                .isEqualTo(JobState.SUCCEEDED);
+        assertThat(done.attempts()).isEqualTo(1);
+    }
+
+    /** A clean stop writes the acks it holds before it returns (the store closes after the engine), without waiting. */
+    @Test
+    void aCleanStopWritesBufferedAcksBeforeItReturns() throws Exception {
+        DeliveryFactory config = config();
+        // every ack is still buffered when stop() is called (their 30 s leases end long after the batch's flush)
+        config.setAckFlushInterval(Duration.seconds(10));
+        MetricRegistry metrics = new MetricRegistry();
+        DeliveryEngine engine = start(config, metrics);
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            jobs.add(push("b" + i, "{}", 0, 3, null, receiver.url("/b"), null));
+        }
+        store.enqueue(jobs);
+        Await.until("all answered 200", 5_000, () -> metrics.meter("delayq.delivery.delivered").getCount() == 5);
+        assertThat(store.stats(topic).succeeded()).as("acks buffered, not yet written").isZero();
+
+        long stopStart = System.nanoTime();
+        engine.stop();
+        long stopMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopStart);
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(find("b" + i).state()).as("b%d when stop() returned", i).isEqualTo(JobState.SUCCEEDED);
+        }
+        assertThat(stopMs).as("ms stop() took with nothing in flight").isLessThan(1_500);
+    }
+
     @Test
     void pausedTopicIsNotDeliveredUntilResumed() throws Exception {
         store.putSettings(topic, new TopicSettings(Callback.of(receiver.url("/p")), null, null, null, true, null));

@@ -78,6 +78,17 @@ class DeliveryFactoryTest {
                 .hasMessageContaining("multiplier");
     }
 
+    /** A default lease shorter than what recording an outcome needs would make delivered jobs look failed. */
+    @Test
+    void refusesACallbackTimeoutTheEngineCannotFinishWithin(@TempDir Path dir) throws Exception {
+        assertThatThrownBy(() -> parse(dir, "signingSecret: s\ncallbackTimeout: 50ms\n"))
+                .isInstanceOf(ConfigurationValidationException.class)
+                .hasMessageContaining("callbackTimeout")
+                .hasMessageContaining("at least 100ms");
+        assertThat(parse(dir, "signingSecret: s\ncallbackTimeout: 100ms\n").policyDefaults().timeoutMs())
+                .isEqualTo(100);
+    }
+
     @Test
     void buildRegistersLifecycleHealthCheckAndMetrics() {
         DeliveryFactory d = new DeliveryFactory();

@@ -4,6 +4,7 @@ import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.TestApps;
+import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Stopping the service while callbacks are in flight loses nothing: in-flight attempts finish within the grace
- * period, and a second instance on the same store delivers everything else.
+ * period and their acks are written before the store closes (though batched for longer than the stop takes), and a
+ * second instance on the same store delivers everything else.
  */
 class GracefulShutdownTest {
     private static final int IN_FLIGHT = 10;
@@ -27,7 +29,9 @@ class GracefulShutdownTest {
         String topic = TestApps.topic();
         try (CallbackReceiver receiver = new CallbackReceiver()) {
             receiver.slowMs(800);
-            DropwizardTestSupport<DelayqConfiguration> first = TestApps.support();
+            // acks wait 2 s for their batch, longer than the in-flight callbacks take: the stop must write them itself
+            DropwizardTestSupport<DelayqConfiguration> first =
+                    TestApps.support(ConfigOverride.config("delivery.ackFlushInterval", "2s"));
             first.before();
             Api api = new Api("http://127.0.0.1:" + first.getLocalPort(), TestApps.PRODUCER);
             String slow = receiver.url("/slow/" + topic);
@@ -45,6 +49,14 @@ class GracefulShutdownTest {
             DropwizardTestSupport<DelayqConfiguration> second = TestApps.support();
             second.before();
             try {
+                Api again = new Api("http://127.0.0.1:" + second.getLocalPort(), TestApps.PRODUCER);
+                Set<String> answeredBeforeTheStop = distinctIds(receiver, topic);
+                assertThat(answeredBeforeTheStop).as("callbacks in flight at the stop").isNotEmpty();
+                for (String id : answeredBeforeTheStop) {
+                    assertThat(again.get("/v1/topics/" + topic + "/jobs/" + id).json().path("state").asText())
+                            .as("%s, answered 200 during the stop, acknowledged by it", id).isEqualTo("SUCCEEDED");
+                }
+
                 Set<String> expected = new HashSet<>();
                 for (int i = 0; i < IN_FLIGHT; i++) {
                     expected.add("now-" + i);
@@ -56,7 +68,6 @@ class GracefulShutdownTest {
                         && distinctIds(receiver, topic).containsAll(expected), 1, Duration.ofSeconds(20));
                 assertThat(distinctIds(receiver, topic)).containsAll(expected);
 
-                Api again = new Api("http://127.0.0.1:" + second.getLocalPort(), TestApps.PRODUCER);
                 long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
                 Set<String> unfinished = new HashSet<>(expected);
                 while (!unfinished.isEmpty() && System.nanoTime() < deadline) {
@@ -65,6 +76,10 @@ class GracefulShutdownTest {
                     Thread.sleep(100);
                 }
                 assertThat(unfinished).as("jobs not SUCCEEDED").isEmpty();
+                for (String id : answeredBeforeTheStop) {
+                    assertThat(receiver.received(r -> id.equals(r.header("Delayq-Id"))
+                            && topic.equals(r.header("Delayq-Topic")))).as("deliveries of %s", id).hasSize(1);
+                }
             } finally {
                 second.after();
             }

@@ -1,0 +1,190 @@
+package io.delayq.service.delivery;
+
+import io.delayq.core.Failure;
+import io.delayq.core.Job;
+import io.delayq.core.JobStore;
+import io.delayq.core.Lease;
+import io.delayq.core.LeaseRef;
+import io.delayq.core.PolicyDefaults;
+import io.delayq.core.RetryPolicy;
+import io.delayq.core.StoreStatus;
+import io.delayq.core.TopicSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Counts the attempts in flight and records how each one ended, then frees its slot:
+ * <ul>
+ *   <li>a success is acknowledged through the {@link AckBatcher} (batched, never blocks the caller);</li>
+ *   <li>a failure is recorded with {@code nack}: retried after the retry policy's delay (or the receiver's
+ *       {@code Retry-After}), or {@code DEAD} when attempts are exhausted. A nack blocks on the store, so callers on
+ *       a timer or HTTP client thread use {@link #failedLater}, which runs it on a few store-writer threads.</li>
+ * </ul>
+ * After a stop's grace period the engine <i>abandons</i> what is still in flight: those attempts are not recorded,
+ * their leases expire and count as the attempt.
+ */
+final class AttemptOutcomes {
+    private static final Logger LOG = LoggerFactory.getLogger(AttemptOutcomes.class);
+
+    private final JobStore store;
+    private final PolicyDefaults policy;
+    private final StoreClock clock;
+    private final DeliverySlots slots;
+    private final TopicTimers timers;
+    private final DeliveryMetrics metrics;
+    private final StoreErrorLog errors;
+    private final AttemptBudget budget;
+    private final StoreWriteTimes writeTimes;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private ThreadPoolExecutor storeWriters;
+    private AckBatcher acks;
+    /** Set when the grace period of a stop has passed: what is still in flight is left to lease expiry. */
+    private volatile boolean abandoned;
+
+    AttemptOutcomes(JobStore store, PolicyDefaults policy, StoreClock clock, DeliverySlots slots, TopicTimers timers,
+                    DeliveryMetrics metrics, StoreErrorLog errors, AttemptBudget budget, StoreWriteTimes writeTimes) {
+        this.store = store;
+        this.policy = policy;
+        this.clock = clock;
+        this.slots = slots;
+        this.timers = timers;
+        this.metrics = metrics;
+        this.errors = errors;
+        this.budget = budget;
+        this.writeTimes = writeTimes;
+    }
+
+    void start(int ackBatchSize, long ackFlushNanos) {
+        // Store writes that follow an attempt (a failure's nack, a broadcast's publish) block on the store, so they run
+        // here rather than on the HTTP client's threads; acks go to the AckBatcher, which never blocks its caller.
+        storeWriters = new ThreadPoolExecutor(4, 4, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                Threads.named("delayq-delivery-store", false));
+        storeWriters.allowCoreThreadTimeOut(true);
+        acks = new AckBatcher(store, ackBatchSize, ackFlushNanos, clock::storeNowMillis, budget, writeTimes);
+        abandoned = false;
+    }
+
+    /** Attempts started and not yet recorded (or abandoned). */
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    boolean abandoned() {
+        return abandoned;
+    }
+
+    /** A leased job's attempt begins: it holds its slot until it is recorded. */
+    void started() {
+        inFlight.incrementAndGet();
+    }
+
+    /** Stop recording what is still in flight: from now on their leases expire instead. */
+    void abandon() {
+        abandoned = true;
+    }
+
+    /** Waits for the store writers to finish what they were given (up to 5 s), then flushes and closes the acks. */
+    void close() {
+        storeWriters.shutdown();
+        try {
+            storeWriters.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        acks.close();
+    }
+
+    /** Runs a blocking store write of an attempt on a store writer; false when stopping (nothing was run). */
+    boolean onStoreWriter(Runnable write) {
+        try {
+            storeWriters.execute(write);
+            return true;
+        } catch (RejectedExecutionException stopping) {
+            return false;
+        }
+    }
+
+    /** The attempt succeeded: acknowledge it (batched) and free the slot. */
+    void succeeded(TopicState ts, Lease lease, long elapsedNanos) {
+        try {
+            if (!acks.add(LeaseRef.of(lease), lease.deadline())) {
+                LOG.debug("engine stopping: {} not acknowledged; it is delivered again after its lease", lease.ref());
+            }
+            metrics.delivered.mark();
+            ts.delivered.inc();
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("delivered {} attempt {} in {} µs", lease.ref(), lease.attempt(), elapsedNanos / 1_000);
+            }
+        } finally {
+            released(ts);
+        }
+    }
+
+    /** Records a failed attempt on a store writer: for callers on a timer thread or an HTTP client thread. */
+    void failedLater(TopicState ts, Lease lease, TopicSettings settings, String error, Integer status,
+                     Long retryAfterMs) {
+        if (!onStoreWriter(() -> failed(ts, lease, settings, error, status, retryAfterMs))) {
+            released(ts); // the lease expires and the job comes back
+        }
+    }
+
+    /** Records a failed attempt on this thread: retried after the policy's (or the receiver's) delay, or dead. */
+    void failed(TopicState ts, Lease lease, TopicSettings settings, String error, Integer status, Long retryAfterMs) {
+        RetryPolicy retry = policy.retryPolicy(lease.job(), settings);
+        long delay = retry.nextDelayMillis(lease.attempt(), ThreadLocalRandom.current());
+        Failure failure;
+        if (delay < 0) {
+            failure = Failure.dead(error, status);
+        } else {
+            failure = Failure.retryAfter(retryAfterMs != null ? retryAfterMs : delay, error, status);
+        }
+        finish(ts, lease, failure);
+    }
+
+    /** Records a failed attempt in the store (retry or dead) and frees the slot. */
+    void finish(TopicState ts, Lease lease, Failure failure) {
+        try {
+            metrics.failed.mark();
+            ts.failed.inc();
+            if (abandoned) {
+                return; // stopped: the lease expires, which counts as this failed attempt
+            }
+            long start = System.nanoTime();
+            StoreStatus status = store.nack(LeaseRef.of(lease), failure);
+            writeTimes.record(System.nanoTime() - start);
+            Job job = lease.job();
+            if (status != StoreStatus.OK) {
+                LOG.debug("recording the failed attempt {} of {} answered {}", lease.attempt(), job.ref(), status);
+                return;
+            }
+            if (failure.isDead()) {
+                metrics.dead.mark();
+                ts.dead.inc();
+                LOG.warn("job {}/{} is dead after {} attempts: {}", job.topic(), job.id(), lease.attempt(),
+                        failure.error());
+            } else {
+                LOG.debug("attempt {} of {} failed ({}); next in {} ms", lease.attempt(), job.ref(), failure.error(),
+                        failure.retryDelayMs());
+                // The store may not announce a retry that becomes the topic's earliest job; arm for it here.
+                timers.armDue(ts, clock.storeNowMillis() + failure.retryDelayMs() + 1, Long.MIN_VALUE);
+            }
+        } catch (RuntimeException e) {
+            errors.log("record the failed attempt of " + lease.ref() + " (its lease will expire instead)", e);
+        } finally {
+            released(ts);
+        }
+    }
+
+    /** The attempt is over without a record (its lease will expire): free its slot. */
+    void released(TopicState ts) {
+        inFlight.decrementAndGet();
+        slots.release(ts, 1);
+    }
+}

@@ -1,0 +1,142 @@
+package io.delayq.service.delivery;
+
+import io.delayq.core.Callback;
+import io.delayq.core.Job;
+import io.delayq.core.Lease;
+import io.delayq.core.PolicyDefaults;
+import io.delayq.core.TopicSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One HTTP attempt of a push job: checks the callback URL against the {@link CallbackGuard} again, POSTs the
+ * payload with the {@link CallbackHeaders} through the non-blocking {@link CallbackClient} and, when the answer comes
+ * (on one of the client's threads), hands the outcome to {@link AttemptOutcomes}: 2xx is a success; any other
+ * status, a timeout, a refused connection or a refused address is a failed attempt, with the receiver's
+ * {@code Retry-After} on 429 and 503 (capped by {@code maxRetryAfter}).
+ */
+final class CallbackSender {
+    private static final Logger LOG = LoggerFactory.getLogger(CallbackSender.class);
+    private static final int CHECKED_URLS = 10_000;
+
+    private final CallbackGuard guard;
+    private final CallbackHeaders headers;
+    private final PolicyDefaults policy;
+    private final StoreClock clock;
+    private final AttemptOutcomes outcomes;
+    private final DeliveryMetrics metrics;
+    private final long maxRetryAfterMs;
+    private final AttemptBudget budget;
+    private final ConcurrentHashMap<String, URI> checkedCallbacks = new ConcurrentHashMap<>();
+    private volatile CallbackClient http;
+
+    CallbackSender(CallbackGuard guard, CallbackHeaders headers, PolicyDefaults policy, StoreClock clock,
+                   AttemptOutcomes outcomes, DeliveryMetrics metrics, long maxRetryAfterMs, AttemptBudget budget) {
+        this.guard = guard;
+        this.headers = headers;
+        this.policy = policy;
+        this.clock = clock;
+        this.outcomes = outcomes;
+        this.metrics = metrics;
+        this.maxRetryAfterMs = maxRetryAfterMs;
+        this.budget = budget;
+    }
+
+    /** @param maxConnections connections at most to one callback host (the engine's concurrency bound) */
+    void start(int maxConnections) {
+        CallbackClient client = new CallbackClient(maxConnections, Math.min(5_000, policy.timeoutMs()), guard);
+        client.start();
+        http = client;
+    }
+
+    /** Aborts whatever is in flight (each gets a failed answer) and releases connections and threads. */
+    void stop() {
+        http.stop();
+    }
+
+    /** POSTs the payload; the outcome is recorded when the answer comes. Never blocks. */
+    void send(TopicState ts, Lease lease, TopicSettings settings, Callback callback) {
+        Job job = lease.job();
+        URI uri;
+        long timeoutMs;
+        try {
+            uri = checkedCallback(callback.url());
+            long attemptMs = policy.timeoutMs(job.timeoutMs(), settings);
+            timeoutMs = budget.httpTimeoutMs(attemptMs, lease.deadline() - clock.storeNowMillis());
+        } catch (IllegalArgumentException refused) {
+            outcomes.failedLater(ts, lease, settings, refused.getMessage(), null, null);
+            return;
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("delivering {} attempt {} to {}", job.ref(), lease.attempt(), uri);
+        }
+        byte[] body = job.payload().getBytes(StandardCharsets.UTF_8);
+        long sentNanos = System.nanoTime();
+        try {
+            // refused when the job was accepted; checked again for jobs written before a rule existed
+            CallbackGuard.checkHeaders(callback.headers());
+            http.post(uri, headers.of(lease, callback, body), body, timeoutMs,
+                    answer -> answered(ts, lease, settings, answer, sentNanos, timeoutMs));
+        } catch (IllegalArgumentException badHeader) {
+            outcomes.failedLater(ts, lease, settings, "a callback header cannot be sent (" + badHeader.getMessage()
+                    + "); fix or remove it in the job's callback", null, null);
+        } catch (RuntimeException stopping) {
+            outcomes.released(ts); // the client is stopping: the lease expires and the job comes back
+        }
+    }
+
+    /**
+     * The callback URL, checked against the guard again at delivery (the rules may have changed since it was
+     * accepted). Names are not looked up here: the HTTP client's resolver checks every address a name resolves to
+     * when it connects. URLs are remembered once checked (a bounded cache), so a URL is not parsed for every job.
+     */
+    private URI checkedCallback(String url) {
+        URI known = checkedCallbacks.get(url);
+        if (known != null) {
+            return known;
+        }
+        URI uri = guard.check(url);
+        if (checkedCallbacks.size() >= CHECKED_URLS) {
+            checkedCallbacks.clear();
+        }
+        checkedCallbacks.put(url, uri);
+        return uri;
+    }
+
+    /** The answer of an attempt, on an HTTP client thread: acks without blocking, hands failures to a store writer. */
+    private void answered(TopicState ts, Lease lease, TopicSettings settings, CallbackClient.Answer answer,
+                          long sentNanos, long timeoutMs) {
+        long elapsed = System.nanoTime() - sentNanos;
+        if (outcomes.abandoned()) {
+            outcomes.released(ts); // stopped after the grace period: the lease expires, which counts as this attempt
+            return;
+        }
+        metrics.callbackLatency.update(elapsed, TimeUnit.NANOSECONDS);
+        if (answer.is2xx()) {
+            outcomes.succeeded(ts, lease, elapsed);
+            return;
+        }
+        String error;
+        Integer status = null;
+        Long retryAfter = null;
+        if (answer.failure() != null) {
+            error = FailureMessages.describe(answer.failure(), timeoutMs);
+        } else {
+            status = answer.status();
+            error = "callback answered HTTP " + status + (answer.snippet().isEmpty() ? "" : ": " + answer.snippet());
+            if (status == 429 || status == 503) {
+                OptionalLong wait = RetryAfter.millis(answer.retryAfter(), System.currentTimeMillis());
+                if (wait.isPresent()) {
+                    retryAfter = Math.min(wait.getAsLong(), maxRetryAfterMs);
+                }
+            }
+        }
+        outcomes.failedLater(ts, lease, settings, error, status, retryAfter);
+    }
+}

@@ -1,0 +1,42 @@
+package io.delayq.service.delivery;
+
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+
+import java.util.function.IntSupplier;
+
+/**
+ * The engine's metrics, {@code delayq.delivery.*}: outcome meters, reserve calls, callback latency, lateness and the
+ * callbacks in flight (per-topic counters are in {@link TopicState}).
+ */
+final class DeliveryMetrics {
+    static final String PREFIX = "delayq.delivery.";
+
+    final MetricRegistry registry;
+    final Meter delivered;
+    final Meter failed;
+    final Meter dead;
+    final Meter reserveCalls;
+    final Meter reserved;
+    final Timer callbackLatency;
+    /** ms from a job's run time to the start of its delivery, by the store's clock. */
+    final Histogram lateness;
+
+    DeliveryMetrics(MetricRegistry registry, IntSupplier inFlight) {
+        this.registry = registry;
+        this.delivered = registry.meter(PREFIX + "delivered");
+        this.failed = registry.meter(PREFIX + "failed");
+        this.dead = registry.meter(PREFIX + "dead");
+        this.reserveCalls = registry.meter(PREFIX + "reserve-calls");
+        this.reserved = registry.meter(PREFIX + "reserved");
+        // Lock-free reservoirs: these are updated once per job from many threads.
+        this.callbackLatency = registry.timer(PREFIX + "callback-latency",
+                () -> new Timer(LockFreeExponentiallyDecayingReservoir.builder().build()));
+        this.lateness = registry.histogram(PREFIX + "lateness",
+                () -> new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build()));
+        registry.gauge(PREFIX + "in-flight", () -> inFlight::getAsInt);
+    }
+}

@@ -1,0 +1,21 @@
+package io.delayq.service.delivery;
+
+import com.codahale.metrics.MetricRegistry;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The engine's {@link TopicState} of every topic it has heard of, created on first use. */
+final class TopicStates {
+    private final ConcurrentHashMap<String, TopicState> topics = new ConcurrentHashMap<>();
+    private final int maxPerTopic;
+    private final MetricRegistry metrics;
+
+    TopicStates(int maxPerTopic, MetricRegistry metrics) {
+        this.maxPerTopic = maxPerTopic;
+        this.metrics = metrics;
+    }
+
+    TopicState of(String topic) {
+        return topics.computeIfAbsent(topic, t -> new TopicState(t, maxPerTopic, metrics, DeliveryMetrics.PREFIX));
+    }
+}
