@@ -39,9 +39,12 @@ public final class Charts {
                 .xAxisTitle("percentile (the last point of each line is its max)").yAxisTitle("lateness ms (log; 0 drawn as 0.5)").build();
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        // As many decimals as the tick's nines need (p99.9 at 3, p99.999 at 5): with fewer, ticks far into the tail
+        // print the same label, and XChart's tick calculator never settles (a 150k-sample churn hung it).
         chart.setCustomXAxisTickLabelsFormatter(x -> {
             double q = 100 * (1 - Math.pow(10, -x));
-            String t = q >= 99.99 ? String.format("%.3f", q) : q >= 99 ? String.format("%.1f", q) : String.format("%.0f", q);
+            int decimals = Math.max(0, (int) Math.ceil(x) - 1);
+            String t = String.format(java.util.Locale.ROOT, "%." + decimals + "f", q);
             return "p" + (t.contains(".") ? t.replaceAll("0+$", "").replaceAll("\\.$", "") : t);
         });
         for (var e : samples.entrySet()) {
