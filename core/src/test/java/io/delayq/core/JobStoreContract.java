@@ -815,6 +815,49 @@ public abstract class JobStoreContract {
     }
 
     @Test
+    void aListenerThatThrowsSilencesNoOtherListenerAndNoLaterMessage() throws Exception {
+        List<Long> wakes = new CopyOnWriteArrayList<>();
+        List<Job> heard = new CopyOnWriteArrayList<>();
+        StoreListener throwing = new StoreListener() {
+            @Override
+            public void onWake(String t, long dueAt) {
+                throw new IllegalStateException("a listener's own bug");
+            }
+
+            @Override
+            public void onBroadcast(Job job) {
+                throw new IllegalStateException("a listener's own bug");
+            }
+        };
+        StoreListener recording = new StoreListener() {
+            @Override
+            public void onWake(String t, long dueAt) {
+                if (t.equals(topic)) {
+                    wakes.add(dueAt);
+                }
+            }
+
+            @Override
+            public void onBroadcast(Job job) {
+                if (job.topic().equals(topic)) {
+                    heard.add(job);
+                }
+            }
+        };
+        try (JobStore other = newStore(); AutoCloseable a = other.subscribe(throwing);
+             AutoCloseable b = other.subscribe(recording)) {
+            long first = store.enqueue(NewJob.delayed(topic, "l1", PAYLOAD, 20_000, 3)).job().runAt();
+            awaitTrue(() -> wakes.contains(first), 5_000);
+            Job job = store.enqueue(NewJob.delayed(topic, "l2", PAYLOAD, 0, 1)).job();
+            store.publishBroadcast(job);
+            awaitTrue(() -> heard.size() == 1, 5_000);
+            // after the broadcast, a new earliest run time still wakes the listener that did not throw
+            long last = store.enqueue(NewJob.at(topic, "l3", PAYLOAD, job.runAt() - 1_000, 3)).job().runAt();
+            awaitTrue(() -> wakes.contains(last), 5_000);
+        }
+    }
+
+    @Test
     void aClosedSubscriptionHearsNothingMore() throws Exception {
         List<Job> heard = new CopyOnWriteArrayList<>();
         List<Job> control = new CopyOnWriteArrayList<>();

@@ -3,6 +3,7 @@ package io.delayq.postgres;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.Job;
 import io.delayq.core.StoreListener;
+import io.delayq.core.StoreListeners;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -13,8 +14,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -37,7 +36,7 @@ final class Notifications implements AutoCloseable {
 
     private final Connector connector;
     private final ObjectMapper mapper;
-    private final List<StoreListener> listeners = new CopyOnWriteArrayList<>();
+    private final StoreListeners listeners = new StoreListeners();
     private final Object lock = new Object();
     private volatile CountDownLatch live = new CountDownLatch(1);
     private volatile boolean running;
@@ -50,7 +49,7 @@ final class Notifications implements AutoCloseable {
 
     /** Adds a listener; returns once the LISTEN is in place (or after 5 s of trying, with a warning). */
     AutoCloseable add(StoreListener listener) {
-        listeners.add(listener);
+        AutoCloseable registration = listeners.add(listener);
         synchronized (lock) {
             if (thread == null) {
                 running = true;
@@ -66,7 +65,7 @@ final class Notifications implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return () -> listeners.remove(listener);
+        return registration;
     }
 
     private void run() {
@@ -113,16 +112,12 @@ final class Notifications implements AutoCloseable {
             String[] parts = n.getParameter().split("\n");
             if (parts.length == 3) {
                 long dueAt = Long.parseLong(parts[2]);
-                for (StoreListener l : listeners) {
-                    l.onWake(parts[0], dueAt);
-                }
+                listeners.wake(parts[0], dueAt);
             }
         } else if (BROADCAST.equals(n.getName())) {
             Job job = readBroadcast(c, Long.parseLong(n.getParameter()));
             if (job != null) {
-                for (StoreListener l : listeners) {
-                    l.onBroadcast(job);
-                }
+                listeners.broadcast(job);
             }
         }
     }

@@ -2,13 +2,12 @@ package io.delayq.redis;
 
 import io.delayq.core.Job;
 import io.delayq.core.StoreListener;
+import io.delayq.core.StoreListeners;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.UnifiedJedis;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
@@ -22,7 +21,7 @@ final class Notifications implements AutoCloseable {
 
     private final UnifiedJedis redis;
     private final Function<String, Job> broadcastDecoder;
-    private final List<StoreListener> listeners = new CopyOnWriteArrayList<>();
+    private final StoreListeners listeners = new StoreListeners();
     private final Object lock = new Object();
     private Thread thread;
     private volatile JedisPubSub current;
@@ -36,7 +35,7 @@ final class Notifications implements AutoCloseable {
 
     /** Adds a listener; returns once the subscription is live (or after 5 s when Redis cannot be reached). */
     AutoCloseable add(StoreListener listener) {
-        listeners.add(listener);
+        AutoCloseable registration = listeners.add(listener);
         synchronized (lock) {
             if (thread == null && !closed) {
                 thread = new Thread(this::run, "delayq-redis-notifications");
@@ -58,7 +57,7 @@ final class Notifications implements AutoCloseable {
                 }
             }
         }
-        return () -> listeners.remove(listener);
+        return registration;
     }
 
     private void run() {
@@ -107,17 +106,13 @@ final class Notifications implements AutoCloseable {
                 String[] parts = message.split("\n");
                 String topic = parts[0];
                 long dueAt = Long.parseLong(parts[2]);
-                for (StoreListener l : listeners) {
-                    l.onWake(topic, dueAt);
-                }
+                listeners.wake(topic, dueAt);
             } else if (RedisKeys.BROADCAST.equals(channel)) {
                 Job job = broadcastDecoder.apply(message);
-                for (StoreListener l : listeners) {
-                    l.onBroadcast(job);
-                }
+                listeners.broadcast(job);
             }
         } catch (RuntimeException e) {
-            LOG.warn("a store listener failed on a {} message: {}", channel, e.toString());
+            LOG.warn("an unreadable {} message was skipped: {}", channel, e.toString());
         }
     }
 
