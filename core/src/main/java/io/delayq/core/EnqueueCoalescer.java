@@ -53,8 +53,13 @@ public final class EnqueueCoalescer {
         this.batch = batch;
     }
 
-    /** Enqueues one job, in a batch shared with whatever else is queued; returns once the store has answered. */
+    /**
+     * Enqueues one job, in a batch shared with whatever else is queued; returns once the store has answered. The
+     * topic and id are checked first, so a job the store would refuse never joins another caller's batch.
+     */
     public EnqueueResult submit(NewJob job) {
+        JobRules.checkTopic(job.topic());
+        JobRules.checkId(job.id());
         Pending mine = new Pending(job, new CompletableFuture<>(), Thread.currentThread());
         queue.add(mine);
         while (!mine.result().isDone()) {

@@ -27,11 +27,6 @@ interface JobQueries {
             + " WHERE topic = :topic AND push = :push AND state = 'scheduled'")
     Long nextDueAt(@Bind("topic") String topic, @Bind("push") boolean push);
 
-    @SqlQuery("SELECT delayq_ms(least("
-            + "(SELECT min(run_at) FROM delayq_jobs WHERE topic = :topic AND push AND state = 'scheduled'),"
-            + "(SELECT min(run_at) FROM delayq_jobs WHERE topic = :topic AND NOT push AND state = 'scheduled')))")
-    Long nextRunAt(@Bind("topic") String topic);
-
     @SqlQuery("SELECT delayq_ms(min(lease_deadline)) FROM delayq_jobs WHERE topic = :topic AND state = 'leased'")
     Long nextLeaseDeadline(@Bind("topic") String topic);
 
@@ -42,8 +37,13 @@ interface JobQueries {
     @SqlUpdate("INSERT INTO delayq_topics (topic) SELECT unnest(:topics::text[]) ON CONFLICT (topic) DO NOTHING")
     void registerTopics(@Bind("topics") String[] topics);
 
+    /** The counters summed over their shards, and the earliest run time of either lane: one round trip. */
     @SqlQuery("SELECT coalesce(sum(scheduled), 0) AS scheduled, coalesce(sum(leased), 0) AS leased,"
-            + " coalesce(sum(succeeded), 0) AS succeeded, coalesce(sum(dead), 0) AS dead"
+            + " coalesce(sum(succeeded), 0) AS succeeded, coalesce(sum(dead), 0) AS dead,"
+            + " delayq_ms(least("
+            + "(SELECT min(run_at) FROM delayq_jobs WHERE topic = :topic AND push AND state = 'scheduled'),"
+            + "(SELECT min(run_at) FROM delayq_jobs WHERE topic = :topic AND NOT push AND state = 'scheduled')))"
+            + " AS next_run_at"
             + " FROM delayq_counters WHERE topic = :topic")
     Counts counts(@Bind("topic") String topic);
 

@@ -130,8 +130,6 @@ public final class PostgresJobStore implements JobStore {
      */
     @Override
     public EnqueueResult enqueue(NewJob job) {
-        JobRules.checkTopic(job.topic());
-        JobRules.checkId(job.id());
         return coalescer.submit(job);
     }
 
@@ -287,9 +285,8 @@ public final class PostgresJobStore implements JobStore {
     @Override
     public TopicStats stats(String topic) {
         Counts counts = call("read stats", () -> queries.counts(topic));
-        Long next = call("read stats", () -> queries.nextRunAt(topic));
         return new TopicStats(topic, counts.scheduled(), counts.leased(), counts.dead(), counts.succeeded(),
-                next == null ? -1 : next);
+                counts.nextRunAt() == null ? -1 : counts.nextRunAt());
     }
 
     @Override

@@ -37,8 +37,8 @@ final class Rows {
     record Stored(Job job, String fingerprint) {
     }
 
-    /** A topic's counters, summed over their shards. */
-    record Counts(long scheduled, long leased, long succeeded, long dead) {
+    /** A topic's counters, summed over their shards, and its earliest run time (or null). */
+    record Counts(long scheduled, long leased, long succeeded, long dead, Long nextRunAt) {
     }
 
     static void register(Jdbi jdbi, JobRowMapper jobs) {
@@ -66,7 +66,7 @@ final class Rows {
                 new Targeted(rs.getString("was"), rs.getString("id") == null ? null : jobs.map(rs, ctx)));
         jdbi.registerRowMapper(Stored.class, (rs, ctx) -> new Stored(jobs.map(rs, ctx), rs.getString("fingerprint")));
         jdbi.registerRowMapper(Counts.class, (rs, ctx) -> new Counts(rs.getLong("scheduled"), rs.getLong("leased"),
-                rs.getLong("succeeded"), rs.getLong("dead")));
+                rs.getLong("succeeded"), rs.getLong("dead"), nullableLong(rs, "next_run_at")));
         jdbi.registerRowMapper(OutboxEntry.class, (RowMapper<OutboxEntry>) (rs, ctx) -> {
             String seq = Long.toString(rs.getLong("seq"));
             try {

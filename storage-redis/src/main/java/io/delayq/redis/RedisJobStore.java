@@ -205,8 +205,6 @@ public final class RedisJobStore implements JobStore {
     /** One job; concurrent callers share script calls (see {@link EnqueueCoalescer}). */
     @Override
     public EnqueueResult enqueue(NewJob job) {
-        JobRules.checkTopic(job.topic());
-        JobRules.checkId(job.id());
         return coalescer.submit(job);
     }
 
