@@ -66,6 +66,8 @@ public final class ConsumerEndpoints implements Managed {
         environment.lifecycle().manage(endpoints);
         environment.metrics().register(MetricRegistry.name("delayq", "consumer", "parkedLeaseRequests"),
                 (Gauge<Integer>) endpoints.waiters::parked);
+        environment.metrics().register(MetricRegistry.name("delayq", "consumer", "leaseTopicsTracked"),
+                (Gauge<Integer>) endpoints.waiters::trackedTopics);
         // Jetty's graceful stop waits for requests in progress; parked long polls and open event streams would hold
         // it for up to its grace period, so they are answered and closed as soon as stopping begins.
         environment.lifecycle().addEventListener(new LifeCycle.Listener() {

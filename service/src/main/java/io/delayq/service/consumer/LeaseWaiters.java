@@ -40,6 +40,10 @@ import java.util.function.Predicate;
  * vanished during the reserve itself go to the next parked request of the topic, or back to the store without using
  * up an attempt. Only a client that goes after its answer was written (its leases are on the wire) leaves leases to
  * expire: the job comes back as its next attempt, and delivery stays at least once.
+ *
+ * <p>Topic names are the caller's choice, so what is kept per topic lives only while it is needed: a topic is
+ * tracked while a request for it is in progress, parked, or being served, or while its timer is armed, and is
+ * forgotten as soon as none of these holds ({@link #forgetIfIdle}).
  */
 final class LeaseWaiters implements StoreListener, AutoCloseable {
     static final long SWEEP_MS = 5_000;
@@ -73,9 +77,17 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
             response.resume(new LeasesResponse(List.of()));
             return;
         }
-        Topic topic = topics.computeIfAbsent(topicName, Topic::new);
+        Topic topic = enter(topicName);
+        try {
+            park(topic, request, response, connection);
+        } finally {
+            leave(topic);
+        }
+    }
+
+    private void park(Topic topic, LeaseRequest request, AsyncResponse response, ClientConnection connection) {
         long wakesBefore = topic.wakes.get();
-        ReserveResult first = issuer.issue(topicName, request.max(), request.leaseMs());
+        ReserveResult first = issuer.issue(topic.name, request.max(), request.leaseMs());
         topic.observeClock(first);
         if (!first.leases().isEmpty() || request.waitMs() == 0) {
             response.resume(answer(first.leases()));
@@ -145,12 +157,46 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
         return topics.values().stream().mapToInt(t -> t.snapshot().size()).sum();
     }
 
+    /** Topics with parked requests, a timer or a request in progress (what this instance keeps per topic name). */
+    int trackedTopics() {
+        return topics.size();
+    }
+
     private void sweep() {
         for (Topic topic : topics.values()) {
             if (topic.hasWaiters()) {
                 drain(topic);
+            } else {
+                forgetIfIdle(topic);
             }
         }
+    }
+
+    /** The topic's entry, marked in use by one more request in progress until {@link #leave}. */
+    private Topic enter(String name) {
+        return topics.compute(name, (key, known) -> {
+            Topic topic = known != null ? known : new Topic(key);
+            synchronized (topic) {
+                topic.requests++;
+            }
+            return topic;
+        });
+    }
+
+    private void leave(Topic topic) {
+        synchronized (topic) {
+            topic.requests--;
+        }
+        forgetIfIdle(topic);
+    }
+
+    /**
+     * Drops the topic's entry when nothing needs it: no request in progress, none parked, no drain, no timer. The
+     * check runs inside the map's per-key lock, so a request entering meanwhile either sees the entry and keeps it,
+     * or creates a new one. Never called while holding a topic's lock (enter takes the map's lock, then the topic's).
+     */
+    private void forgetIfIdle(Topic topic) {
+        topics.computeIfPresent(topic.name, (key, known) -> known == topic && topic.idle() ? null : known);
     }
 
     /** Makes sure the topic's timer fires no later than {@code dueAt} (store clock); {@code -1} means nothing due. */
@@ -215,6 +261,7 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
             LOG.warn("Serving parked lease requests of topic {} failed", topic.name, e);
         }
         arm(topic, next);
+        forgetIfIdle(topic);
     }
 
     /** @return the topic's next run time as the store last reported it, or {@code -1} */
@@ -296,6 +343,8 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
         long timerAt = Long.MAX_VALUE;
         boolean draining;
         boolean again;
+        /** Lease requests in progress for this topic that have not parked or answered yet. */
+        int requests;
 
         Topic(String name) {
             this.name = name;
@@ -322,6 +371,10 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
             }
         }
 
+        synchronized boolean idle() {
+            return requests == 0 && waiters.isEmpty() && timer == null && !draining;
+        }
+
         synchronized boolean hasWaiters() {
             return !waiters.isEmpty();
         }
@@ -346,7 +399,7 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
      * "client gone" and "shutting down" comes first, and that jobs leased for it are never dropped by a timeout racing
      * the reserve, nor handed to a client that has gone.
      */
-    private static final class Waiter {
+    private final class Waiter {
         private static final int WAITING = 0;
         private static final int RESERVING = 1;
         private static final int DONE = 2;
@@ -487,6 +540,7 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
                 t.cancel(false);
             }
             topic.remove(this);
+            forgetIfIdle(topic);
         }
     }
 }

@@ -302,6 +302,27 @@ class LeaseResourceTest {
         assertThat(store.find(new JobRef(topic, "j")).orElseThrow().history()).isEmpty();
     }
 
+    @Test
+    void pollsOnManyTopicNamesLeaveNothingTrackedOnceAnswered() throws Exception {
+        // Topic names are the caller's choice: whatever a poll tracks for its topic must go when the poll is answered.
+        int before = trackedTopics();
+        List<CompletableFuture<HttpResponse<String>>> polls = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            String name = "gone-" + UUID.randomUUID();
+            polls.add(postAsync("/v1/topics/" + name + "/leases", i % 2 == 0 ? "{}" : "{\"waitMs\":100}"));
+        }
+        for (CompletableFuture<HttpResponse<String>> poll : polls) {
+            assertThat(poll.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+
+        Await.until("the polled topics are no longer tracked", () -> trackedTopics() <= before);
+    }
+
+    private static int trackedTopics() {
+        Object gauge = APP.getEnvironment().metrics().getGauges().get("delayq.consumer.leaseTopicsTracked").getValue();
+        return ((Number) gauge).intValue();
+    }
+
     private static int parked() {
         Object gauge = APP.getEnvironment().metrics().getGauges().get("delayq.consumer.parkedLeaseRequests").getValue();
         return ((Number) gauge).intValue();
