@@ -16,7 +16,11 @@ done AS (
         history = delayq_history(j.history, jsonb_build_object('number', j.attempts, 'at', delayq_ms(now.t)),
                                  :historySize)
     FROM input i, now
-    WHERE j.topic = i.topic AND j.id = i.id AND j.state = 'leased' AND j.lease_token = i.token
+    -- A token is set only while the job is leased (CHECK leased_iff_lease), so it alone says "still this lease".
+    -- No state = 'leased' here on purpose: with it the planner may probe the small partial lease index once per input
+    -- row and filter every lease of the topic (quadratic in the leases held); without it, each row is one primary-key
+    -- probe whatever the statistics say.
+    WHERE j.topic = i.topic AND j.id = i.id AND j.lease_token = i.token
     RETURNING j.*
 ),
 archived AS (

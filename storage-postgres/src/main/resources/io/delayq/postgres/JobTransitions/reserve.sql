@@ -40,7 +40,9 @@ next AS (
     -- rows this statement leased still look scheduled in its snapshot: skip them (at most :max index entries)
     SELECT (SELECT j.run_at FROM delayq_jobs j
             WHERE j.topic = :topic AND j.push = :push AND j.state = 'scheduled'
-              AND NOT EXISTS (SELECT 1 FROM due WHERE due.id = j.id)
+              -- NOT IN over the CTE becomes one hashed lookup per row; NOT EXISTS was planned as a nested loop
+              -- over due for every row scanned (quadratic in :max)
+              AND j.id NOT IN (SELECT due.id FROM due)
             ORDER BY j.run_at LIMIT 1) AS t
 )
 SELECT l.*, delayq_ms(now.t) AS now_ms, delayq_ms(next.t) AS next_ms, async.v AS commit_mode
