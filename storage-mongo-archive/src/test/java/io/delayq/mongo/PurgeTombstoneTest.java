@@ -37,6 +37,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Issue 12 #7: a purge must stay a purge while other instances still hold the purged dead letter's outbox entry.
  * Two archivers on one store: instance B reads the outbox, instance A archives and deletes the same entry, an operator
  * purges the dead letter, and only then B writes what it read.
+ *
+ * <p>What a purge promises of any archive (tombstones against late writes, by job and by filter, their retention, a
+ * later life of the id) is in {@link MongoJobArchiveContractTest}; here are the races through a real store's outbox,
+ * archiver and replayer, and the Mongo tombstone's document.
  */
 class PurgeTombstoneTest {
     @TempDir
@@ -120,21 +124,6 @@ class PurgeTombstoneTest {
         assertThat(fixture.archive.deadLetter(ref)).isEmpty();
     }
 
-    @Test
-    void aPurgeByFilterLeavesTombstonesToo() {
-        String topic = newTopic();
-        killJob(store, topic, "f0", 2);
-        killJob(store, topic, "f1", 2);
-        List<OutboxEntry> readByB = readByInstanceB(topic);
-        drain(instanceA);
-
-        assertThat(fixture.archive.purgeDeadLetters(DeadLetterQuery.topic(topic))).isEqualTo(2);
-        fixture.archive.write(readByB);
-
-        assertThat(fixture.archive.deadLetters(DeadLetterQuery.topic(topic)).items()).isEmpty();
-        assertThat(fixture.archive.purgeDeadLetters(DeadLetterQuery.topic(topic))).isZero();
-    }
-
     /** A tombstone keeps the key and when, nothing of the job, and expires after the archive's retention. */
     @Test
     void aTombstoneKeepsOnlyTheKeyAndExpiresAfterItsRetention() {
@@ -165,18 +154,5 @@ class PurgeTombstoneTest {
         // Past its retention the purge no longer guards the key: an entry still around then would be archived again.
         archive.write(List.of(entry(job)));
         assertThat(archive.deadLetter(DeadLetter.keyOf(job))).isPresent();
-    }
-
-    /** A tombstone stands for one life of the id: a later death of the same id is a new dead letter. */
-    @Test
-    void aLaterLifeOfAPurgedIdIsArchived() {
-        String topic = newTopic();
-        fixture.archive.write(List.of(entry(deadJob(topic, "again", 1_000, 5_000))));
-        fixture.archive.purgeDeadLetters(new JobRef(topic, "again"));
-
-        fixture.archive.write(List.of(entry(deadJob(topic, "again", 9_000, 12_000))));
-
-        assertThat(fixture.archive.deadLetter(new JobRef(topic, "again"))).hasValueSatisfying(
-                l -> assertThat(l.key()).isEqualTo(topic + "/again/9000"));
     }
 }

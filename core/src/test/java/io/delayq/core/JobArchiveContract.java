@@ -1,0 +1,768 @@
+package io.delayq.core;
+
+import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.archive.DeadLetterCursor;
+import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.JobArchive;
+import io.delayq.core.archive.Page;
+import io.delayq.core.testing.StoreFixtures;
+import io.dropwizard.util.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+import static io.delayq.core.testing.ArchiveFixtures.PAYLOAD;
+import static io.delayq.core.testing.ArchiveFixtures.deadJob;
+import static io.delayq.core.testing.ArchiveFixtures.entries;
+import static io.delayq.core.testing.ArchiveFixtures.entry;
+import static io.delayq.core.testing.ArchiveFixtures.succeededJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The behaviour every {@link JobArchive} promises, run against a real backend by each archive module
+ * ({@code class MongoJobArchiveContractTest extends JobArchiveContract}). Every test works in its own topic, and
+ * narrows every listing and purge to it (or to a time window no other test uses), so test classes may share one
+ * backend and run side by side; nothing is dropped.
+ *
+ * <p>Dead letters here die at fixed times in 1970: listings' time filters can be checked to the millisecond, and a
+ * dead letter that old still being there shows that no retention removes dead letters. Succeeded jobs finish "now",
+ * so that a backend's own expiry (a TTL monitor) leaves them alone while a test runs; their retention, and that of
+ * tombstones, is checked by moving the archive's retention ahead with {@link #expire}.
+ *
+ * <p>Where the promise concerns several service instances (archivers holding the same outbox entry, operators
+ * replaying at once), the test uses two archive instances on the same backend, as two service instances would.
+ */
+public abstract class JobArchiveContract {
+
+    /**
+     * A new archive on the shared test backend, keeping succeeded jobs and tombstones for at least a day; closed
+     * after each test. Each call gives another instance on the same data, as another service instance would have.
+     */
+    protected abstract JobArchive newArchive();
+
+    /**
+     * As {@link #newArchive()}, keeping succeeded jobs {@code completedRetention} after they finished, and a purged
+     * dead letter's tombstone {@code tombstoneRetention} after the purge. The caller closes it.
+     */
+    protected abstract JobArchive newArchiveWithRetention(java.time.Duration completedRetention,
+                                                          java.time.Duration tombstoneRetention);
+
+    /**
+     * Applies {@code archive}'s retention once, to the end, as if the time were {@code nowMs}: removes every
+     * succeeded job and tombstone whose retention has run out by then, as the archive's background reaper (or its
+     * backend's own expiry) does by itself. Other tests' records go only if their retention ends before
+     * {@code nowMs}; tests here move at most a few hours ahead, and {@link #newArchive()} keeps records for a day.
+     */
+    protected abstract void expire(JobArchive archive, long nowMs);
+
+    /**
+     * An archive pointed at a backend that cannot be reached (e.g. a closed port), failing fast (a timeout of a second
+     * or less). Building it may fail; either way the failure is a {@link StoreException} with
+     * {@link StoreStatus#UNAVAILABLE}.
+     */
+    protected abstract JobArchive newUnreachableArchive();
+
+    protected JobArchive archive;
+    protected String topic;
+    private final List<JobArchive> others = new ArrayList<>();
+
+    @BeforeEach
+    void openArchive() {
+        archive = newArchive();
+        topic = StoreFixtures.newTopic();
+    }
+
+    @AfterEach
+    void closeArchives() {
+        others.forEach(JobArchive::close);
+        others.clear();
+        archive.close();
+    }
+
+    /** Another instance on the same backend (another service instance), closed after the test. */
+    private JobArchive secondInstance() {
+        JobArchive second = newArchive();
+        others.add(second);
+        return second;
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    @Test
+    void writingTheSameEntryAgainLeavesOneDeadLetter() {
+        Job job = deadJob(topic, "a", 1_000, 5_000);
+
+        archive.write(List.of(entry(job)));
+        archive.write(List.of(entry(job), entry(job)));
+        archive.write(List.of(new OutboxEntry("another-entry-id", job)));
+        archive.write(List.of());
+
+        List<DeadLetter> letters = archive.deadLetters(DeadLetterQuery.topic(topic)).items();
+        assertThat(letters).hasSize(1);
+        assertThat(letters.get(0).key()).isEqualTo(DeadLetter.keyOf(job)).isEqualTo(topic + "/a/1000");
+        assertThat(letters.get(0).job()).isEqualTo(job);
+        assertThat(letters.get(0).replayCount()).isZero();
+    }
+
+    @Test
+    void aDeadLetterKeepsTheWholeJobByteForByte() {
+        Job job = deadJob(topic, "a", 1_000, 5_000);
+        archive.write(List.of(entry(job)));
+
+        DeadLetter letter = archive.deadLetter(job.ref()).orElseThrow();
+
+        assertThat(letter.job()).isEqualTo(job);
+        assertThat(letter.job().payload()).isEqualTo(PAYLOAD);
+        assertThat(letter.job().history()).extracting(Attempt::number, Attempt::error, Attempt::httpStatus)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1, "HTTP 500 from callback", 500),
+                        org.assertj.core.groups.Tuple.tuple(2, "connection refused", null),
+                        org.assertj.core.groups.Tuple.tuple(3, "HTTP 503 from callback", 503));
+        assertThat(letter.key()).isEqualTo(DeadLetter.keyOf(job));
+        assertThat(letter.ref()).isEqualTo(job.ref());
+        assertThat(letter.deadAt()).as("the job's finishedAt").isEqualTo(5_000);
+        assertThat(letter.replayCount()).isZero();
+        assertThat(letter.replays()).isEmpty();
+        assertThat(archive.deadLetter(letter.key())).contains(letter);
+        assertThat(archive.find(job.ref())).contains(job);
+    }
+
+    @Test
+    void everyOptionOfAJobSurvivesTheRoundTrip() {
+        Job base = deadJob(topic, "opts", 1_000, 5_000);
+        Job schedule = new Job(topic, "sched.1_x:y-z", "\"just a string\"", 4_000, JobState.DEAD, 1, 1,
+                new Backoff.Schedule(List.of(Duration.seconds(15), Duration.minutes(3))), null, null, false,
+                Delivery.PULL, 2_000, 6_000L, null, List.of());
+        Job broadcast = new Job(topic, "opts", "[1,\"two\",{\"3\":null},true,-0.0]", base.runAt(), JobState.DEAD, 3,
+                7, null, new Callback("https://example.test/hook", Map.of("X-Token", "abc", "X-Other", "d e")),
+                1_234L, true, Delivery.PUSH, 1_000, 5_000L, "gave up: 410", base.history());
+
+        archive.write(entries(broadcast, schedule));
+
+        assertThat(archive.deadLetter(broadcast.ref()).orElseThrow().job()).isEqualTo(broadcast);
+        assertThat(archive.deadLetter(schedule.ref()).orElseThrow().job()).isEqualTo(schedule);
+        assertThat(archive.find(schedule.ref())).contains(schedule);
+    }
+
+    /** Several archivers may hold the same outbox entries (issue 12 #7) and write them at the same moment. */
+    @Test
+    void archiversWritingTheSameEntriesAtOnceLeaveOneDeadLetterEach() throws Exception {
+        List<OutboxEntry> batch = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            batch.add(entry(deadJob(topic, "race" + i, 1_000 + i, 10_000 + i)));
+        }
+        JobArchive other = secondInstance();
+
+        List<Boolean> written = atOnce(8, n -> {
+            (n % 2 == 0 ? archive : other).write(batch);
+            return true;
+        });
+
+        assertThat(written).containsOnly(true);
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic))))
+                .containsExactly("race4", "race3", "race2", "race1", "race0");
+    }
+
+    // ------------------------------------------------------------------ lives of an id
+
+    @Test
+    void eachLifeOfAnIdIsItsOwnDeadLetterAndTheNewestIsTheJobs() {
+        Job first = deadJob(topic, "a", 1_000, 5_000);
+        Job second = deadJob(topic, "a", 9_000, 12_000);
+        archive.write(List.of(entry(second))); // the newest is the latest death, not the latest write
+        archive.write(List.of(entry(first)));
+
+        List<DeadLetter> letters = archive.deadLetters(DeadLetterQuery.topic(topic)).items();
+
+        assertThat(letters).extracting(DeadLetter::key)
+                .containsExactly(topic + "/a/9000", topic + "/a/1000");
+        assertThat(archive.deadLetter(new JobRef(topic, "a"))).hasValueSatisfying(l -> {
+            assertThat(l.key()).isEqualTo(DeadLetter.keyOf(second));
+            assertThat(l.deadAt()).isEqualTo(12_000);
+        });
+        assertThat(archive.deadLetter(DeadLetter.keyOf(first)).orElseThrow().job()).isEqualTo(first);
+        assertThat(archive.find(new JobRef(topic, "a"))).contains(second);
+    }
+
+    // ------------------------------------------------------------------ find
+
+    @Test
+    void findAnswersTheMostRecentArchivedRecordOfAJob() {
+        long now = System.currentTimeMillis();
+        Job diedFirst = deadJob(topic, "dead-then-done", now - 3_000, now - 2_000);
+        Job doneLater = succeededJob(topic, "dead-then-done", now - 1_500, now - 1_000);
+        Job doneFirst = succeededJob(topic, "done-then-dead", now - 3_000, now - 2_000);
+        Job diedLater = deadJob(topic, "done-then-dead", now - 1_500, now - 1_000);
+        Job onlyDone = succeededJob(topic, "only-done", now - 1_500, now - 1_000);
+
+        archive.write(entries(doneLater, diedFirst, diedLater, doneFirst, onlyDone));
+        archive.write(entries(onlyDone, doneLater)); // succeeded jobs are written idempotently too
+
+        assertThat(archive.find(doneLater.ref())).contains(doneLater);
+        assertThat(archive.find(diedLater.ref())).contains(diedLater);
+        assertThat(archive.find(onlyDone.ref())).contains(onlyDone);
+        assertThat(archive.find(new JobRef(topic, "never-archived"))).isEmpty();
+        // The dead letter of a job is its newest death, whatever came after; a succeeded job is no dead letter.
+        assertThat(archive.deadLetter(doneLater.ref()).orElseThrow().job()).isEqualTo(diedFirst);
+        assertThat(archive.deadLetter(onlyDone.ref())).isEmpty();
+        assertThat(archive.deadLetter(DeadLetter.keyOf(onlyDone))).isEmpty();
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic))))
+                .containsExactlyInAnyOrder("dead-then-done", "done-then-dead");
+    }
+
+    @Test
+    void unknownJobsAndKeysAreEmptyAnswers() {
+        assertThat(archive.find(new JobRef(topic, "x"))).isEmpty();
+        assertThat(archive.deadLetter(new JobRef(topic, "x"))).isEmpty();
+        assertThat(archive.deadLetter(topic + "/x/1000")).isEmpty();
+        assertThat(archive.deadLetters(DeadLetterQuery.topic(topic)).items()).isEmpty();
+        assertThat(archive.deadLetters(DeadLetterQuery.topic(topic)).hasNext()).isFalse();
+    }
+
+    // ------------------------------------------------------------------ replays
+
+    @Test
+    void aReplayIsRecordedOnlyAgainstTheExpectedCount() {
+        Job job = deadJob(topic, "a", 1_000, 5_000);
+        archive.write(List.of(entry(job)));
+        String key = DeadLetter.keyOf(job);
+        DeadLetter.Replay first = new DeadLetter.Replay(1, 6_000, "a:1000:r1", "k1");
+        DeadLetter.Replay second = new DeadLetter.Replay(2, 7_000, "a:1000:r2", null);
+
+        assertThat(archive.recordReplay(key, 0, first)).isTrue();
+        assertThat(archive.recordReplay(key, 0, new DeadLetter.Replay(1, 6_001, "a:1000:r1", "k2"))).isFalse();
+        assertThat(archive.recordReplay(key, 2, second)).isFalse();
+        assertThat(archive.recordReplay(key, 1, second)).isTrue();
+        assertThat(archive.recordReplay(topic + "/nope/1000", 0, first)).isFalse();
+
+        DeadLetter letter = archive.deadLetter(key).orElseThrow();
+        assertThat(letter.replayCount()).isEqualTo(2);
+        assertThat(letter.replays()).containsExactly(first, second);
+        assertThat(letter.lastReplay()).isEqualTo(second);
+        assertThat(archive.deadLetter(job.ref())).contains(letter);
+        assertThat(archive.deadLetters(DeadLetterQuery.topic(topic)).items()).containsExactly(letter);
+        assertThat(letter.job()).as("a replay changes nothing of the dead job").isEqualTo(job);
+    }
+
+    /** Operators replaying one letter at once, through several service instances, record exactly one replay. */
+    @Test
+    void replaysRecordedAtOnceAgainstTheSameCountRecordOne() throws Exception {
+        Job job = deadJob(topic, "a", 1_000, 5_000);
+        archive.write(List.of(entry(job)));
+        String key = DeadLetter.keyOf(job);
+        JobArchive other = secondInstance();
+
+        List<Boolean> recorded = atOnce(8, n -> (n % 2 == 0 ? archive : other)
+                .recordReplay(key, 0, new DeadLetter.Replay(1, 6_000 + n, "a:1000:r1", "k" + n)));
+
+        assertThat(recorded).containsOnlyOnce(true);
+        int winner = recorded.indexOf(true);
+        DeadLetter letter = archive.deadLetter(key).orElseThrow();
+        assertThat(letter.replayCount()).isEqualTo(1);
+        assertThat(letter.replays()).containsExactly(new DeadLetter.Replay(1, 6_000 + winner, "a:1000:r1", "k" + winner));
+    }
+
+    /** An archiver still holding the entry writes it again after an operator replayed the letter. */
+    @Test
+    void rewritingAnEntryKeepsItsReplays() {
+        Job job = deadJob(topic, "a", 1_000, 5_000);
+        archive.write(List.of(entry(job)));
+        String key = DeadLetter.keyOf(job);
+        DeadLetter.Replay replay = new DeadLetter.Replay(1, 6_000, "a:1000:r1", null);
+        assertThat(archive.recordReplay(key, 0, replay)).isTrue();
+
+        archive.write(List.of(entry(job)));
+        secondInstance().write(entries(job, deadJob(topic, "b", 1_000, 5_000)));
+
+        DeadLetter letter = archive.deadLetter(key).orElseThrow();
+        assertThat(letter.replayCount()).isEqualTo(1);
+        assertThat(letter.replays()).containsExactly(replay);
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withReplayed(true)))).containsExactly("a");
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withReplayed(false)))).containsExactly("b");
+        assertThat(archive.recordReplay(key, 0, new DeadLetter.Replay(1, 7_000, "a:1000:r1", null))).isFalse();
+    }
+
+    // ------------------------------------------------------------------ listings
+
+    /**
+     * Keys are compared in the archive's own order of strings (binary on MongoDB; a SQL archive's collation), which
+     * need only be the same for sorting and for cursors; the ids here are ordered alike by any collation.
+     */
+    @Test
+    void listingIsNewestFirstByDeadAtThenKey() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            jobs.add(deadJob(topic, "j" + i, 1_000 + i, 10_000 + i * 1_000));
+        }
+        for (String id : List.of("tie-b", "tie-a", "tie-c")) { // same deadAt as j2; the key breaks the tie
+            jobs.add(deadJob(topic, id, 1_000, 12_000));
+        }
+        archive.write(entries(jobs.toArray(Job[]::new)));
+
+        List<DeadLetter> letters = archive.deadLetters(DeadLetterQuery.topic(topic)).items();
+
+        assertThat(ids(letters)).containsExactly("j4", "j3", "tie-c", "tie-b", "tie-a", "j2", "j1", "j0");
+        assertThat(letters).extracting(DeadLetter::deadAt)
+                .containsExactly(14_000L, 13_000L, 12_000L, 12_000L, 12_000L, 12_000L, 11_000L, 10_000L);
+    }
+
+    @Test
+    void listingFiltersByTopicTimeAndReplayed() {
+        String other = StoreFixtures.newTopic();
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            jobs.add(deadJob(topic, "j" + i, 1_000 + i, 10_000 + i * 1_000));
+        }
+        jobs.add(deadJob(other, "x", 1_000, 12_000));
+        archive.write(entries(jobs.toArray(Job[]::new)));
+        archive.recordReplay(topic + "/j4/1004", 0, new DeadLetter.Replay(1, 20_000, "j4:1004:r1", null));
+        archive.recordReplay(topic + "/j1/1001", 0, new DeadLetter.Replay(1, 20_000, "j1:1001:r1", null));
+
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic))))
+                .containsExactly("j4", "j3", "j2", "j1", "j0");
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(other)))).containsExactly("x");
+        // from is inclusive, to exclusive, both to the millisecond
+        assertThat(ids(archive.deadLetters(query(topic, 11_000L, 13_000L, null)))).containsExactly("j2", "j1");
+        assertThat(ids(archive.deadLetters(query(topic, 11_001L, 12_999L, null)))).containsExactly("j2");
+        assertThat(ids(archive.deadLetters(query(topic, 13_000L, null, null)))).containsExactly("j4", "j3");
+        assertThat(ids(archive.deadLetters(query(topic, null, 11_000L, null)))).containsExactly("j0");
+        assertThat(ids(archive.deadLetters(query(topic, 12_000L, 12_000L, null)))).isEmpty();
+        assertThat(ids(archive.deadLetters(query(topic, null, null, false)))).containsExactly("j3", "j2", "j0");
+        assertThat(ids(archive.deadLetters(query(topic, null, null, true)))).containsExactly("j4", "j1");
+        assertThat(ids(archive.deadLetters(query(topic, 10_500L, 13_500L, true)))).containsExactly("j1");
+        assertThat(ids(archive.deadLetters(query(topic, 10_500L, 13_500L, false)))).containsExactly("j3", "j2");
+    }
+
+    @Test
+    void withoutATopicTheListingCoversEveryTopic() {
+        // A window of time no other test's dead letters fall in.
+        long base = 1_000_000_000_000L + ThreadLocalRandom.current().nextLong(100_000_000_000L);
+        String other = StoreFixtures.newTopic();
+        archive.write(entries(deadJob(topic, "a", 1_000, base + 1), deadJob(other, "b", 1_000, base + 2),
+                deadJob(topic, "c", 1_000, base + 3), deadJob(other, "outside", 1_000, base + 10)));
+
+        Page<DeadLetter> page = archive.deadLetters(query(null, base, base + 10, null));
+
+        assertThat(page.items()).extracting(DeadLetter::ref)
+                .containsExactly(new JobRef(topic, "c"), new JobRef(other, "b"), new JobRef(topic, "a"));
+        assertThat(page.hasNext()).isFalse();
+    }
+
+    @Test
+    void pagesHoldAtMostTheLimitAndTheLastOneHasNoCursor() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            jobs.add(deadJob(topic, "j" + i, 1_000 + i, 10_000 + i * 1_000));
+        }
+        archive.write(entries(jobs.toArray(Job[]::new)));
+
+        Page<DeadLetter> first = archive.deadLetters(DeadLetterQuery.topic(topic).withLimit(2));
+        assertThat(ids(first)).containsExactly("j4", "j3");
+        assertThat(first.hasNext()).isTrue();
+        Page<DeadLetter> second = archive.deadLetters(DeadLetterQuery.topic(topic).withLimit(2)
+                .withCursor(first.nextCursor()));
+        assertThat(ids(second)).containsExactly("j2", "j1");
+        assertThat(second.hasNext()).isTrue();
+        Page<DeadLetter> last = archive.deadLetters(DeadLetterQuery.topic(topic).withLimit(2)
+                .withCursor(second.nextCursor()));
+        assertThat(ids(last)).containsExactly("j0");
+        assertThat(last.nextCursor()).isNull();
+
+        // A page that takes exactly what is left is the last one: a bulk replay relies on it to say "no more".
+        assertThat(archive.deadLetters(DeadLetterQuery.topic(topic).withLimit(5)).nextCursor()).isNull();
+        assertThat(archive.deadLetters(DeadLetterQuery.topic(topic).withLimit(4)).hasNext()).isTrue();
+        assertThat(archive.deadLetters(DeadLetterQuery.topic(topic).withLimit(3).withCursor(first.nextCursor()))
+                .nextCursor()).isNull();
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withLimit(1)))).containsExactly("j4");
+    }
+
+    @Test
+    void pagesOfAFilteredListingWalkExactlyWhatItMatches() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            jobs.add(deadJob(topic, "j" + i, 1_000 + i, 10_000 + (i / 3) * 1_000)); // threes share a deadAt
+        }
+        archive.write(entries(jobs.toArray(Job[]::new)));
+        for (int i = 0; i < 12; i += 4) {
+            archive.recordReplay(topic + "/j" + i + "/" + (1_000 + i), 0, new DeadLetter.Replay(1, 20_000, "r", null));
+        }
+        DeadLetterQuery filter = query(topic, 10_000L, 13_000L, false);
+        List<String> unpaged = ids(archive.deadLetters(filter));
+
+        assertThat(unpaged).hasSize(6).doesNotContain("j0", "j4", "j8", "j9", "j10", "j11");
+        for (int limit = 1; limit <= 3; limit++) {
+            assertThat(walk(filter.withLimit(limit))).as("pages of %d", limit).containsExactlyElementsOf(unpaged);
+        }
+    }
+
+    /**
+     * A cursor is a position, not an offset: dead letters arriving (newer ones, and ones dying at exactly the
+     * boundary's time) or leaving (purged, the cursor's own letter among them) between two pages neither shift nor
+     * repeat items.
+     */
+    @Test
+    void pagesStayStableWhileDeadLettersArriveAndLeave() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            // Pairs share a deadAt, so the cursor's tie-break on the key matters.
+            jobs.add(deadJob(topic, "old" + i, 1_000 + i, 100_000 + (i / 2) * 1_000));
+        }
+        archive.write(entries(jobs.toArray(Job[]::new)));
+
+        DeadLetterQuery query = DeadLetterQuery.topic(topic).withLimit(7);
+        Page<DeadLetter> page = archive.deadLetters(query);
+        List<String> seen = new ArrayList<>(ids(page));
+        int turn = 0;
+        while (page.hasNext()) {
+            DeadLetter last = page.items().get(page.items().size() - 1);
+            // Newer than everything (before the cursor: never shown); at the boundary's deadAt with a key above it
+            // (before the cursor: never shown) and below it (after the cursor: shown once).
+            archive.write(entries(deadJob(topic, "new" + turn, 50_000 + turn, 500_000 + turn),
+                    deadJob(topic, "tie" + turn, 70_000 + turn, last.deadAt()),
+                    // counting down, so that it sorts below an earlier one that may be the cursor
+                    deadJob(topic, "a-low" + (9 - turn), 70_000 + turn, last.deadAt())));
+            // The cursor's own letter leaves, and (once) the oldest letter, not seen yet.
+            assertThat(archive.purgeDeadLetters(last.ref())).isEqualTo(1);
+            if (turn == 0) {
+                assertThat(archive.purgeDeadLetters(new JobRef(topic, "old0"))).isEqualTo(1);
+            }
+            turn++;
+            page = archive.deadLetters(query.withCursor(page.nextCursor()));
+            seen.addAll(ids(page));
+        }
+
+        assertThat(turn).isBetween(3, 9);
+        assertThat(seen).doesNotHaveDuplicates().noneMatch(id -> id.startsWith("new") || id.startsWith("tie"))
+                .doesNotContain("old0");
+        assertThat(seen.stream().filter(id -> id.startsWith("old")).toList())
+                .hasSize(24);
+        assertThat(seen.stream().filter(id -> id.startsWith("a-low")).toList()).hasSize(turn);
+    }
+
+    /** A bulk replay that stops part-way through a page continues after any letter it took, not only a page's last. */
+    @Test
+    void aCursorNamingAnyLetterContinuesRightAfterIt() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            jobs.add(deadJob(topic, "j" + i, 1_000 + i, 10_000 + (i / 2) * 1_000));
+        }
+        archive.write(entries(jobs.toArray(Job[]::new)));
+        List<DeadLetter> all = archive.deadLetters(DeadLetterQuery.topic(topic)).items();
+
+        for (int i = 0; i < all.size(); i++) {
+            Page<DeadLetter> after = archive.deadLetters(DeadLetterQuery.topic(topic)
+                    .withCursor(DeadLetterCursor.after(all.get(i))));
+            assertThat(after.items()).as("after %s", all.get(i).key()).isEqualTo(all.subList(i + 1, all.size()));
+        }
+    }
+
+    @Test
+    void aCursorThatWasNotHandedOutIsRefused() {
+        assertThatThrownBy(() -> archive.deadLetters(DeadLetterQuery.topic(topic).withCursor("not a cursor")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nextCursor");
+    }
+
+    // ------------------------------------------------------------------ purge
+
+    @Test
+    void purgingAJobRemovesEveryLifeOfItsIdAndNothingElse() {
+        long now = System.currentTimeMillis();
+        Job first = deadJob(topic, "j0", 1_000, 5_000);
+        Job second = deadJob(topic, "j0", 9_000, 12_000);
+        Job succeeded = succeededJob(topic, "j1", now - 2_000, now - 1_000);
+        Job deadAfterSuccess = deadJob(topic, "j1", now - 500, now);
+        archive.write(entries(first, second, deadJob(topic, "j2", 1_000, 6_000), deadJob(topic, "j00", 1_000, 7_000),
+                succeeded, deadAfterSuccess));
+
+        assertThat(archive.purgeDeadLetters(new JobRef(topic, "j0"))).isEqualTo(2);
+
+        assertThat(archive.deadLetter(new JobRef(topic, "j0"))).isEmpty();
+        assertThat(archive.deadLetter(DeadLetter.keyOf(first))).isEmpty();
+        assertThat(archive.deadLetter(DeadLetter.keyOf(second))).isEmpty();
+        assertThat(archive.find(new JobRef(topic, "j0"))).isEmpty();
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic)))).containsExactly("j1", "j00", "j2");
+        assertThat(archive.purgeDeadLetters(new JobRef(topic, "j0"))).isZero();
+        assertThat(archive.purgeDeadLetters(new JobRef(topic, "never-died"))).isZero();
+
+        // A purge removes dead letters only: the job's archived success is its most recent record again.
+        assertThat(archive.purgeDeadLetters(new JobRef(topic, "j1"))).isEqualTo(1);
+        assertThat(archive.find(new JobRef(topic, "j1"))).contains(succeeded);
+        assertThat(archive.deadLetter(new JobRef(topic, "j1"))).isEmpty();
+    }
+
+    @Test
+    void purgingByFilterRemovesExactlyWhatTheFilterMatches() {
+        String other = StoreFixtures.newTopic();
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            jobs.add(deadJob(topic, "j" + i, 1_000 + i, 10_000 + i * 1_000));
+            jobs.add(deadJob(other, "j" + i, 1_000 + i, 10_000 + i * 1_000));
+        }
+        archive.write(entries(jobs.toArray(Job[]::new)));
+        archive.recordReplay(topic + "/j4/1004", 0, new DeadLetter.Replay(1, 20_000, "j4:1004:r1", null));
+
+        // The limit and the cursor of the query are ignored: a purge takes every match.
+        assertThat(archive.purgeDeadLetters(query(topic, null, 12_000L, null).withLimit(1)
+                .withCursor(DeadLetterCursor.encode(11_000, topic + "/j1/1001")))).isEqualTo(2);
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic)))).containsExactly("j5", "j4", "j3", "j2");
+        assertThat(archive.purgeDeadLetters(query(topic, null, null, true))).isEqualTo(1);
+        assertThat(archive.purgeDeadLetters(query(topic, 15_000L, null, false))).isEqualTo(1);
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic)))).containsExactly("j3", "j2");
+        assertThat(archive.purgeDeadLetters(query(topic, 12_000L, 13_000L, null))).isEqualTo(1);
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic)))).containsExactly("j3");
+        assertThat(archive.purgeDeadLetters(query(topic, null, 12_000L, null))).as("already purged").isZero();
+        assertThat(archive.purgeDeadLetters(DeadLetterQuery.topic(topic))).isEqualTo(1);
+
+        assertThat(archive.deadLetters(DeadLetterQuery.topic(topic)).items()).isEmpty();
+        assertThat(archive.deadLetters(DeadLetterQuery.topic(other)).items()).hasSize(6);
+    }
+
+    /**
+     * Issue 12 #7: an archiver that read an entry before the purge (or wrote it and died before deleting it from the
+     * outbox) writes it again after the purge. The write succeeds, the rest of its batch is archived, and the purged
+     * letter stays purged: not listed, shown, found, replayed, nor purged again.
+     */
+    @Test
+    void aPurgedDeadLetterIsNotWrittenBackByALaterWriteOfItsEntry() {
+        long now = System.currentTimeMillis();
+        Job byRef = deadJob(topic, "by-ref", 1_000, 5_000);
+        Job byFilter = deadJob(topic, "by-filter", 1_000, 6_000);
+        Job replayed = deadJob(topic, "replayed", 1_000, 7_000);
+        archive.write(entries(byRef, byFilter, replayed));
+        assertThat(archive.recordReplay(DeadLetter.keyOf(replayed), 0,
+                new DeadLetter.Replay(1, 8_000, "replayed:1000:r1", null))).isTrue();
+        List<OutboxEntry> heldByAnotherArchiver = entries(byRef, byFilter, replayed);
+
+        assertThat(archive.purgeDeadLetters(byRef.ref())).isEqualTo(1);
+        assertThat(archive.purgeDeadLetters(query(topic, 5_500L, null, null))).isEqualTo(2);
+        Job fresh = deadJob(topic, "fresh", 1_000, 9_000);
+        Job succeeded = succeededJob(topic, "done", now - 1_000, now);
+        List<OutboxEntry> late = new ArrayList<>(heldByAnotherArchiver);
+        late.add(entry(fresh));
+        late.add(entry(succeeded));
+        secondInstance().write(late);
+        archive.write(heldByAnotherArchiver);
+
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic)))).containsExactly("fresh");
+        assertThat(archive.find(succeeded.ref())).contains(succeeded);
+        for (Job purged : List.of(byRef, byFilter, replayed)) {
+            String key = DeadLetter.keyOf(purged);
+            assertThat(archive.deadLetter(key)).as(key).isEmpty();
+            assertThat(archive.deadLetter(purged.ref())).as(key).isEmpty();
+            assertThat(archive.find(purged.ref())).as(key).isEmpty();
+            assertThat(archive.recordReplay(key, 0, new DeadLetter.Replay(1, 9_000, "x", null))).as(key).isFalse();
+            assertThat(archive.recordReplay(key, 1, new DeadLetter.Replay(2, 9_000, "x", null))).as(key).isFalse();
+        }
+        assertThat(archive.purgeDeadLetters(DeadLetterQuery.topic(topic).withReplayed(true))).isZero();
+        assertThat(archive.purgeDeadLetters(byRef.ref())).isZero();
+    }
+
+    /**
+     * The same, with the late write, the purge and a replay landing at the same moment through three instances: in
+     * whatever order the backend takes them, the purged letter does not come back.
+     */
+    @Test
+    void aWriteRacingAPurgeNeverBringsTheLetterBack() throws Exception {
+        JobArchive writer = secondInstance();
+        JobArchive replayer = secondInstance();
+        for (int round = 0; round < 20; round++) {
+            Job job = deadJob(topic, "race" + round, 1_000, 5_000 + round);
+            String key = DeadLetter.keyOf(job);
+            archive.write(List.of(entry(job)));
+
+            List<Long> results = atOnce(3, n -> switch (n) {
+                case 0 -> archive.purgeDeadLetters(job.ref());
+                case 1 -> {
+                    writer.write(List.of(entry(job)));
+                    yield 0L;
+                }
+                default -> replayer.recordReplay(key, 0, new DeadLetter.Replay(1, 6_000, "r", null)) ? 1L : 0L;
+            });
+
+            assertThat(results.get(0)).as("round %d: purged", round).isEqualTo(1);
+            assertThat(archive.deadLetter(key)).as("round %d", round).isEmpty();
+            writer.write(List.of(entry(job)));
+            assertThat(archive.deadLetter(key)).as("round %d, written again", round).isEmpty();
+        }
+        assertThat(archive.deadLetters(DeadLetterQuery.topic(topic)).items()).isEmpty();
+    }
+
+    /** A tombstone stands for one life of the id: a later death of the same id is a new dead letter. */
+    @Test
+    void aLaterLifeOfAPurgedIdIsArchived() {
+        archive.write(List.of(entry(deadJob(topic, "again", 1_000, 5_000))));
+        archive.purgeDeadLetters(new JobRef(topic, "again"));
+
+        Job later = deadJob(topic, "again", 9_000, 12_000);
+        archive.write(List.of(entry(later)));
+
+        assertThat(archive.deadLetter(new JobRef(topic, "again"))).hasValueSatisfying(l -> {
+            assertThat(l.key()).isEqualTo(topic + "/again/9000");
+            assertThat(l.job()).isEqualTo(later);
+        });
+        assertThat(archive.deadLetter(topic + "/again/1000")).isEmpty();
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic)))).containsExactly("again");
+    }
+
+    // ------------------------------------------------------------------ retention
+
+    @Test
+    void succeededJobsAreKeptForTheirRetentionAfterTheyFinishedAndDeadLettersUntilPurged() {
+        java.time.Duration retention = java.time.Duration.ofHours(1);
+        try (JobArchive kept = newArchiveWithRetention(retention, java.time.Duration.ofHours(2))) {
+            long finishedAt = System.currentTimeMillis();
+            Job done = succeededJob(topic, "done", finishedAt - 1_000, finishedAt);
+            Job later = succeededJob(topic, "later", finishedAt - 1_000, finishedAt + 600_000);
+            Job dead = deadJob(topic, "dead", 1_000, 5_000);
+            kept.write(entries(done, later, dead));
+
+            expire(kept, finishedAt + retention.toMillis() - 60_000);
+            assertThat(kept.find(done.ref())).contains(done);
+
+            expire(kept, finishedAt + retention.toMillis() + 60_000);
+            assertThat(kept.find(done.ref())).isEmpty();
+            assertThat(kept.find(later.ref())).as("finished 10 minutes later, so kept 10 minutes longer")
+                    .contains(later);
+            assertThat(kept.deadLetter(dead.ref())).as("dead letters are kept until purged, however old")
+                    .hasValueSatisfying(l -> assertThat(l.job()).isEqualTo(dead));
+            assertThat(kept.find(dead.ref())).contains(dead);
+        }
+    }
+
+    /**
+     * A tombstone keeps a purged letter from coming back for the archive's tombstone retention, counted from the
+     * purge; after that the key is free, and an entry still around then would archive the letter again.
+     */
+    @Test
+    void aTombstoneGuardsItsKeyForItsRetentionAfterThePurge() {
+        java.time.Duration retention = java.time.Duration.ofHours(2);
+        try (JobArchive guarded = newArchiveWithRetention(java.time.Duration.ofDays(1), retention)) {
+            Job job = deadJob(topic, "t", 1_000, 5_000);
+            String key = DeadLetter.keyOf(job);
+            guarded.write(List.of(entry(job)));
+            guarded.recordReplay(key, 0, new DeadLetter.Replay(1, 6_000, "t:1000:r1", null));
+            long before = System.currentTimeMillis();
+            assertThat(guarded.purgeDeadLetters(job.ref())).isEqualTo(1);
+            long after = System.currentTimeMillis();
+
+            expire(guarded, before + retention.toMillis() - 60_000);
+            guarded.write(List.of(entry(job)));
+            assertThat(guarded.deadLetter(key)).isEmpty();
+
+            expire(guarded, after + retention.toMillis() + 60_000);
+            guarded.write(List.of(entry(job)));
+            assertThat(guarded.deadLetter(key)).hasValueSatisfying(l -> {
+                assertThat(l.job()).isEqualTo(job);
+                assertThat(l.replayCount()).as("a new letter, not the purged one").isZero();
+            });
+        }
+    }
+
+    // ------------------------------------------------------------------ unavailable backend
+
+    /**
+     * Every operation on an unreachable backend is a {@link StoreException} {@link StoreStatus#UNAVAILABLE}, never
+     * an {@link IllegalArgumentException}: the archiver takes that for an entry the archive refuses and would set
+     * every entry of the outage aside as refused instead of waiting for the archive to return.
+     */
+    @Test
+    void anUnreachableBackendAnswersUnavailable() {
+        JobArchive down;
+        try {
+            down = newUnreachableArchive();
+        } catch (StoreException e) {
+            assertThat(e.status()).isEqualTo(StoreStatus.UNAVAILABLE);
+            assertThat(e.getMessage()).as("says what to check").isNotBlank();
+            return;
+        }
+        try (JobArchive a = down) {
+            Job job = deadJob(topic, "x", 1_000, 5_000);
+            String key = DeadLetter.keyOf(job);
+            List<Runnable> calls = List.of(
+                    () -> a.write(entries(job, succeededJob(topic, "y", 1_000, 5_000))),
+                    () -> a.find(job.ref()),
+                    () -> a.deadLetters(DeadLetterQuery.topic(topic)),
+                    () -> a.deadLetters(DeadLetterQuery.topic(topic).withCursor(DeadLetterCursor.encode(5_000, key))),
+                    () -> a.deadLetter(job.ref()),
+                    () -> a.deadLetter(key),
+                    () -> a.recordReplay(key, 0, new DeadLetter.Replay(1, 6_000, "x:1000:r1", null)),
+                    () -> a.purgeDeadLetters(job.ref()),
+                    () -> a.purgeDeadLetters(DeadLetterQuery.topic(topic)));
+            for (Runnable call : calls) {
+                assertThatThrownBy(call::run).isInstanceOfSatisfying(StoreException.class, e -> {
+                    assertThat(e.status()).isEqualTo(StoreStatus.UNAVAILABLE);
+                    assertThat(e.getMessage()).as("says what failed").isNotBlank();
+                });
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static DeadLetterQuery query(String topic, Long fromMs, Long toMs, Boolean replayed) {
+        return new DeadLetterQuery(topic, fromMs, toMs, replayed, DeadLetterQuery.DEFAULT_LIMIT, null);
+    }
+
+    /** Every page of a listing, following the cursors. */
+    private List<String> walk(DeadLetterQuery query) {
+        List<String> ids = new ArrayList<>();
+        Page<DeadLetter> page = archive.deadLetters(query);
+        ids.addAll(ids(page));
+        int pages = 1;
+        while (page.hasNext()) {
+            assertThat(page.items()).hasSize(query.limit());
+            assertThat(++pages).as("pages walked").isLessThan(1_000);
+            page = archive.deadLetters(query.withCursor(page.nextCursor()));
+            ids.addAll(ids(page));
+        }
+        assertThat(page.items().size()).isLessThanOrEqualTo(query.limit());
+        return ids;
+    }
+
+    private static List<String> ids(Page<DeadLetter> page) {
+        return ids(page.items());
+    }
+
+    private static List<String> ids(List<DeadLetter> letters) {
+        return letters.stream().map(d -> d.job().id()).toList();
+    }
+
+    /** Runs {@code task(0..n-1)} on n threads released together, and returns the results in that order. */
+    private static <T> List<T> atOnce(int n, IntFunction<T> task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try {
+            CountDownLatch ready = new CountDownLatch(n);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<T>> futures = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int index = i;
+                futures.add(pool.submit(() -> {
+                    ready.countDown();
+                    go.await();
+                    return task.apply(index);
+                }));
+            }
+            assertThat(ready.await(10, TimeUnit.SECONDS)).isTrue();
+            go.countDown();
+            List<T> results = new ArrayList<>();
+            for (Future<T> f : futures) {
+                results.add(f.get(30, TimeUnit.SECONDS));
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
