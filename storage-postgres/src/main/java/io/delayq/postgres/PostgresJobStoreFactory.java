@@ -10,7 +10,6 @@ import io.delayq.core.AppliedMigration;
 import io.delayq.core.JobStore;
 import io.delayq.core.JobStoreFactory;
 import io.dropwizard.db.DataSourceFactory;
-import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
 import io.dropwizard.util.Duration;
@@ -39,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  *       <td>Dropwizard's {@code DataSourceFactory}: {@code url}, {@code user}, {@code password}, pool sizes,
  *       {@code properties} for the driver. Defaults here: pool of 2 to 32 connections, 5 s wait for one, connections
  *       checked on borrow at most once a second (so a restarted server costs one failed call, not a pool of
- *       them).</td></tr>
+ *       them). An archive on the same URL and user shares this pool ({@link SharedDataSources}).</td></tr>
  *   <tr><td>{@code runMigrations}</td><td>true</td>
  *       <td>apply missing schema migrations at start-up (else run {@code migrate} first)</td></tr>
  *   <tr><td>{@code finishedRetention}</td><td>24 hours</td>
@@ -112,28 +111,26 @@ public class PostgresJobStoreFactory implements JobStoreFactory {
         return open(new MetricRegistry());
     }
 
+    /** The pool is shared with an archive on the same database and user ({@link SharedDataSources}). */
     private PostgresJobStore open(MetricRegistry metrics) {
-        ManagedDataSource dataSource = database.build(metrics, "delayq-store");
+        SharedDataSources.Lease pool = SharedDataSources.acquire(database, metrics, "job store");
         try {
             if (runMigrations) {
-                logMigrations(SchemaMigrations.apply(dataSource));
+                logMigrations(SchemaMigrations.apply(pool.dataSource()));
             }
-            PostgresJobStore store = new PostgresJobStore(dataSource, this::openListenConnection, options());
-            store.onClose(() -> stopQuietly(dataSource));
+            PostgresJobStore store = new PostgresJobStore(pool.dataSource(), this::openListenConnection, options());
+            store.onClose(pool::close);
             return store;
         } catch (RuntimeException e) {
-            stopQuietly(dataSource);
+            pool.close();
             throw e;
         }
     }
 
     @Override
     public List<AppliedMigration> migrate() {
-        ManagedDataSource dataSource = database.build(new MetricRegistry(), "delayq-migrate");
-        try {
-            return SchemaMigrations.apply(dataSource);
-        } finally {
-            stopQuietly(dataSource);
+        try (SharedDataSources.Lease pool = SharedDataSources.acquire(database, new MetricRegistry(), "migrate")) {
+            return SchemaMigrations.apply(pool.dataSource());
         }
     }
 
@@ -153,14 +150,6 @@ public class PostgresJobStoreFactory implements JobStoreFactory {
     private static void logMigrations(List<AppliedMigration> ran) {
         for (AppliedMigration m : ran) {
             LOG.info("PostgreSQL job store: applied migration V{} ({})", m.version(), m.description());
-        }
-    }
-
-    private static void stopQuietly(ManagedDataSource dataSource) {
-        try {
-            dataSource.stop();
-        } catch (Exception e) {
-            LOG.debug("closing the PostgreSQL pool: {}", e.toString());
         }
     }
 

@@ -15,9 +15,11 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * The store's schema: versioned SQL files in {@code io/delayq/postgres/migration} ({@code V<n>__<what>.sql}), applied
- * by Flyway, recorded in {@code delayq_schema_history}. Flyway holds a PostgreSQL advisory lock while it migrates, so
- * instances starting together apply each migration once.
+ * The schema of the job store and of the archive: versioned SQL files in {@code io/delayq/postgres/migration}
+ * ({@code V<n>__<what>.sql}), applied by Flyway, recorded in {@code delayq_schema_history}. One location and one
+ * history for both, so that store and archive on one database apply each version once, in one order, whichever of
+ * them starts first. Flyway holds a PostgreSQL advisory lock while it migrates, so instances (and a store and an
+ * archive) starting together apply each migration once.
  */
 public final class SchemaMigrations {
     static final String LOCATION = "classpath:io/delayq/postgres/migration";
@@ -33,11 +35,10 @@ public final class SchemaMigrations {
             result = flyway(dataSource).migrate();
         } catch (FlywayException e) {
             if (isConnectionFailure(e)) {
-                throw new StoreException(StoreStatus.UNAVAILABLE, "PostgreSQL could not be reached to check the job"
-                        + " store's schema: " + e.getMessage() + " (is PostgreSQL running and reachable?)", e);
+                throw new StoreException(StoreStatus.UNAVAILABLE, "PostgreSQL could not be reached to check delayq's"
+                        + " schema: " + e.getMessage() + " (is PostgreSQL running and reachable?)", e);
             }
-            throw new IllegalStateException("could not migrate the PostgreSQL schema of the job store: "
-                    + e.getMessage(), e);
+            throw new IllegalStateException("could not migrate delayq's PostgreSQL schema: " + e.getMessage(), e);
         }
         List<AppliedMigration> ran = new ArrayList<>();
         Instant now = Instant.now();

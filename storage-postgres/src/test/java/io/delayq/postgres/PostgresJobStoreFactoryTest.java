@@ -79,7 +79,8 @@ class PostgresJobStoreFactoryTest {
             pg.getDatabase().setUser(server.user());
             pg.getDatabase().setPassword("");
             List<AppliedMigration> first = pg.migrate();
-            assertThat(first).extracting(AppliedMigration::version).containsExactly(1, 2);
+            assertThat(first).extracting(AppliedMigration::version).as("the store's and the archive's, one history")
+                    .startsWith(1, 2, 3);
             assertThat(pg.migrate()).as("nothing left to apply").isEmpty();
 
             LifecycleEnvironment lifecycle = new LifecycleEnvironment(new MetricRegistry());

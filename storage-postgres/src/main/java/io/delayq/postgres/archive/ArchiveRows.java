@@ -1,0 +1,99 @@
+package io.delayq.postgres.archive;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.delayq.core.Job;
+import io.delayq.core.archive.DeadLetter;
+import org.jdbi.v3.core.Jdbi;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How the archive's rows hold a job: its JSON form (the Jackson mapping the rest of delayq uses, so a new {@link Job}
+ * field is archived without a migration) in the {@code job} column, without the payload, which goes to the
+ * {@code payload} column as the producer's exact text; jsonb would re-encode it (key order, whitespace, numbers).
+ */
+final class ArchiveRows {
+    private static final TypeReference<List<DeadLetter.Replay>> REPLAYS = new TypeReference<>() { };
+    private static final String PAYLOAD = "payload";
+
+    private final ObjectMapper mapper;
+
+    ArchiveRows(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    void register(Jdbi jdbi) {
+        jdbi.registerRowMapper(Job.class, (rs, ctx) -> job(rs.getString("job"), rs.getString(PAYLOAD)));
+        jdbi.registerRowMapper(DeadLetter.class, (rs, ctx) -> {
+            String key = rs.getString("key");
+            try {
+                return new DeadLetter(key, job(rs.getString("job"), rs.getString(PAYLOAD)), rs.getLong("dead_at_ms"),
+                        rs.getInt("replay_count"), mapper.readValue(rs.getString("replays"), REPLAYS));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("dead letter " + key + " has replays this version cannot read: "
+                        + e.getOriginalMessage(), e);
+            }
+        });
+    }
+
+    /**
+     * The {@code job} column's JSON: the job without its payload. PostgreSQL holds no NUL character in text or jsonb,
+     * and an error text from a Redis store may carry one: it is archived as U+FFFD rather than refused.
+     */
+    String jobJson(Job job) {
+        ObjectNode node = mapper.valueToTree(job);
+        node.remove(PAYLOAD);
+        String json = node.toString();
+        if (json.contains("\\u0000")) {
+            replaceNul(node);
+            json = node.toString();
+        }
+        return json;
+    }
+
+    private static void replaceNul(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            for (Map.Entry<String, JsonNode> field : object.properties()) {
+                if (field.getValue().isTextual()) {
+                    field.setValue(TextNode.valueOf(field.getValue().textValue().replace('\0', '\uFFFD')));
+                } else {
+                    replaceNul(field.getValue());
+                }
+            }
+        } else if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                if (array.get(i).isTextual()) {
+                    array.set(i, TextNode.valueOf(array.get(i).textValue().replace('\0', '\uFFFD')));
+                } else {
+                    replaceNul(array.get(i));
+                }
+            }
+        }
+    }
+
+    String replayJson(DeadLetter.Replay replay) {
+        try {
+            return mapper.writeValueAsString(replay);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode replay " + replay + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    Job job(String jobJson, String payload) {
+        try {
+            ObjectNode node = (ObjectNode) mapper.readTree(jobJson);
+            node.put(PAYLOAD, payload);
+            return mapper.treeToValue(node, Job.class);
+        } catch (JsonProcessingException | ClassCastException e) {
+            throw new IllegalStateException("an archived job cannot be read by this version of delayq: "
+                    + e.getMessage(), e);
+        }
+    }
+}

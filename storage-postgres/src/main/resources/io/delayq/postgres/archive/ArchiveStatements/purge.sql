@@ -1,0 +1,21 @@
+-- purge: turns up to :batch live dead letters matching the filter into tombstones: the key, purged_at and expire_at
+-- (purged_at + :tombstoneRetentionMs) stay, every other column (the payload included) is cleared, so no query of live
+-- letters can match it and write.sql leaves it alone. Newest first, through the filter's index; FOR UPDATE re-checks a
+-- row another purge changed meanwhile.
+-- The filter is DeadLetterFilter's conditions (a job id, or a listing's filters without its cursor).
+-- Binds: those of DeadLetterFilter's conditions (:topic, :id, :fromMs, :toMs, :replayed), :tombstoneRetentionMs,
+-- :batch.
+-- Returns the number of letters purged; the caller repeats while it is :batch.
+WITH now AS MATERIALIZED (SELECT delayq_now() AS t)
+UPDATE delayq_dead_letters d
+SET purged_at = now.t, expire_at = now.t + :tombstoneRetentionMs * interval '1 millisecond',
+    topic = NULL, id = NULL, dead_at = NULL, replay_count = NULL, replays = NULL, job = NULL, payload = NULL,
+    payload_doc = NULL
+FROM now
+WHERE d.key IN (SELECT key
+                FROM delayq_dead_letters
+                WHERE purged_at IS NULL <filter>
+                ORDER BY dead_at DESC, key DESC
+                LIMIT :batch
+                FOR UPDATE)
+  AND d.purged_at IS NULL
