@@ -82,6 +82,20 @@ class TransitionPlansTest {
         assertThat(plan).as("not by a nested loop over them per row").doesNotContain("Rows Removed by Join Filter");
     }
 
+    @Test
+    void aReaperPassWithNothingOldEnoughReadsNoFinishedRow() {
+        String topic = "plans-" + UUID.randomUUID();
+        List<Lease> leases = leaseAll(topic);
+        store.ack(leases.stream().map(io.delayq.core.LeaseRef::of).toList());
+
+        String plan = explain(h -> h.createQuery("EXPLAIN (ANALYZE, COSTS OFF) " + sql("reap"))
+                .bind("retentionMs", 3_600_000L).bind("batch", 1_000));
+
+        assertThat(plan).as("the cut-off bounds the index scan: %d finished jobs, none an hour old", JOBS)
+                .contains("Index Cond: (finished_at <")
+                .doesNotContain("Rows Removed by Filter");
+    }
+
     private static List<Lease> leaseAll(String topic) {
         enqueueDueNow(topic);
         List<Lease> leases = new ArrayList<>();

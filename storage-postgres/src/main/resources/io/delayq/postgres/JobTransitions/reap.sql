@@ -2,10 +2,14 @@
 -- index in reserve; here a background reaper does it, so idle topics are trimmed too). SKIP LOCKED: instances reap
 -- side by side without waiting for each other.
 -- Binds: :retentionMs, :batch. Returns the number of rows dropped.
-WITH old AS (
+-- The cut-off is computed once (the now CTE): compared with delayq_now() itself, a volatile function, finished_at
+-- could not bound the index scan, and a pass read every finished row (all of them, every second) before finding
+-- that none was old enough.
+WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
+old AS (
     SELECT j.topic, j.id
     FROM delayq_jobs j
-    WHERE j.finished_at < delayq_now() - :retentionMs * interval '1 millisecond'
+    WHERE j.finished_at < (SELECT t FROM now) - :retentionMs * interval '1 millisecond'
     ORDER BY j.finished_at
     LIMIT :batch
     FOR UPDATE SKIP LOCKED
