@@ -19,9 +19,10 @@ import jakarta.validation.constraints.NotNull;
  *   <tr><th>Name</th><th>Default</th><th>Description</th></tr>
  *   <tr><td>{@code store}</td><td>{@code type: redis} (embedded; see {@link DefaultStores})</td>
  *       <td>The job store, picked by {@code type} ({@link JobStoreFactory}).</td></tr>
- *   <tr><td>{@code archive}</td><td>{@code type: mongo} (embedded; see {@link DefaultStores})</td>
+ *   <tr><td>{@code archive}</td><td>the store's kind when it has one ({@code type: postgres} on the store's
+ *       database), else {@code type: mongo} (embedded; see {@link DefaultStores})</td>
  *       <td>The durable archive of dead letters and finished jobs, picked by {@code type} ({@link JobArchiveFactory});
- *       see storage-mongo-archive/README.md.</td></tr>
+ *       see storage-mongo-archive/README.md and storage-postgres/README.md.</td></tr>
  *   <tr><td>{@code delivery}</td><td>(required: {@code signingSecret})</td>
  *       <td>The push engine: signing secret, concurrency, default retry policy and timeout, callback allow-list
  *       ({@link DeliveryFactory}).</td></tr>
@@ -38,9 +39,8 @@ public class DelayqConfiguration extends Configuration {
     @NotNull(message = "must be set (the default, type " + DefaultStores.STORE_TYPE + ", is not on the classpath)")
     private JobStoreFactory store = DefaultStores.store().orElse(null);
 
-    @Valid
-    @NotNull(message = "must be set (the default, type " + DefaultStores.ARCHIVE_TYPE + ", is not on the classpath)")
-    private JobArchiveFactory archive = DefaultStores.archive().orElse(null);
+    // Left out: the default for the store (DefaultStores.archiveFor), resolved by getArchive once the store is known.
+    private JobArchiveFactory archive;
 
     @Valid
     @NotNull
@@ -64,8 +64,22 @@ public class DelayqConfiguration extends Configuration {
         this.store = store;
     }
 
+    /**
+     * The archive: the configured one, or the default for the configured store ({@link DefaultStores#archiveFor}),
+     * given the store's database when it has none of its own ({@link JobArchiveFactory#useStoreDatabase}). Resolved on
+     * first call, which comes after parsing (validation, then the application and the {@code migrate} command).
+     */
     @JsonProperty
-    public JobArchiveFactory getArchive() {
+    @Valid
+    @NotNull(message = "must be set (no archive of the store's type, nor the default, type "
+            + DefaultStores.ARCHIVE_TYPE + ", is on the classpath)")
+    public synchronized JobArchiveFactory getArchive() {
+        if (archive == null) {
+            archive = DefaultStores.archiveFor(store).orElse(null);
+        }
+        if (archive != null) {
+            archive.useStoreDatabase(store);
+        }
         return archive;
     }
 

@@ -2,6 +2,7 @@ package io.delayq.service;
 
 import io.delayq.mongo.MongoJobArchiveFactory;
 import io.delayq.postgres.PostgresJobStoreFactory;
+import io.delayq.postgres.archive.PostgresJobArchiveFactory;
 import io.delayq.redis.RedisJobStoreFactory;
 import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.configuration.ConfigurationValidationException;
@@ -97,6 +98,48 @@ class ConfigurationTest {
             assertThat(store.getDatabase().getUser()).isEqualTo("delayq");
             assertThat(store.getDatabase().getPassword()).isEqualTo("secret");
         });
+    }
+
+    /** PostgreSQL alone: without an archive block the archive follows the store, on its very database settings. */
+    @Test
+    void aPostgresStoreWithoutAnArchiveBlockGetsThePostgresArchiveOnItsDatabase() throws Exception {
+        DelayqConfiguration config = parse("""
+                store:
+                  type: postgres
+                  database: {url: 'jdbc:postgresql://127.0.0.1:5432/delayq', user: delayq, password: secret}
+                delivery: {signingSecret: s}
+                """);
+
+        PostgresJobStoreFactory store = (PostgresJobStoreFactory) config.getStore();
+        assertThat(config.getArchive()).isInstanceOfSatisfying(PostgresJobArchiveFactory.class,
+                archive -> assertThat(archive.getDatabase()).as("one block, one pool").isSameAs(store.getDatabase()));
+    }
+
+    @Test
+    void anArchiveOfItsOwnKeepsItsOwnDatabase() throws Exception {
+        DelayqConfiguration config = parse("""
+                store:
+                  type: postgres
+                  database: {url: 'jdbc:postgresql://127.0.0.1:5432/delayq', user: delayq, password: secret}
+                archive:
+                  type: postgres
+                  database: {url: 'jdbc:postgresql://10.0.0.9:5432/archive', user: archivist, password: other}
+                delivery: {signingSecret: s}
+                """);
+
+        assertThat(config.getArchive()).isInstanceOfSatisfying(PostgresJobArchiveFactory.class,
+                archive -> assertThat(archive.getDatabase().getUrl()).isEqualTo("jdbc:postgresql://10.0.0.9:5432/archive"));
+    }
+
+    @Test
+    void aRedisStoreStillGetsTheEmbeddedMongoArchive() throws Exception {
+        assertThat(parse("delivery: {signingSecret: s}\n").getArchive()).isInstanceOf(MongoJobArchiveFactory.class);
+    }
+
+    @Test
+    void aPostgresArchiveWithoutADatabaseBesideARedisStoreIsRefusedWithTheFieldNamed() {
+        assertThatThrownBy(() -> parse("archive: {type: postgres}\ndelivery: {signingSecret: s}\n"))
+                .hasMessageContaining("archive.database");
     }
 
     @Test

@@ -83,6 +83,6 @@ public interface JobArchive extends AutoCloseable {
 
     private static UnsupportedOperationException unsupported() {
         return new UnsupportedOperationException("this archive does not keep dead letters for browsing;"
-                + " configure one that does (archive: {type: mongo})");
+                + " configure one that does (archive: {type: mongo} or {type: postgres})");
     }
 }

@@ -1,5 +1,6 @@
 package io.delayq.service.config;
 
+import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.JobStoreFactory;
 import io.delayq.core.archive.JobArchiveFactory;
@@ -17,6 +18,10 @@ import java.util.Optional;
  * line would be — through Dropwizard's discovery of {@code JobStoreFactory} / {@code JobArchiveFactory}
  * implementations ({@code META-INF/services}) — so the service's configuration has no compile-time tie to any store
  * module. A jar without the default store still runs, as long as its configuration names a store that is there.
+ *
+ * <p>The archive a configuration gets without an {@code archive:} block follows its store: the archive of the
+ * store's own type when there is one ({@code store: {type: postgres}} gets {@code archive: {type: postgres}} on the
+ * same database, so a deployment on PostgreSQL alone needs no second server), else {@value #ARCHIVE_TYPE}.
  */
 public final class DefaultStores {
     /** The {@code store.type} of a configuration without a {@code store:} block. */
@@ -38,6 +43,21 @@ public final class DefaultStores {
     /** What {@code archive: {type: mongo}} gives, or empty when no such archive is on the classpath. */
     public static Optional<JobArchiveFactory> archive() {
         return byType(JobArchiveFactory.class, ARCHIVE_TYPE);
+    }
+
+    /**
+     * The archive of a configuration whose {@code store:} is {@code store} and that has no {@code archive:} block: the
+     * archive of the store's type if there is one, else {@link #archive()}.
+     */
+    public static Optional<JobArchiveFactory> archiveFor(JobStoreFactory store) {
+        JsonTypeName type = store == null ? null : store.getClass().getAnnotation(JsonTypeName.class);
+        if (type != null) {
+            Optional<JobArchiveFactory> same = byType(JobArchiveFactory.class, type.value());
+            if (same.isPresent()) {
+                return same;
+            }
+        }
+        return archive();
     }
 
     /** The factory {@code {type: <type>}} with every other setting at its default, or empty when the type is unknown. */

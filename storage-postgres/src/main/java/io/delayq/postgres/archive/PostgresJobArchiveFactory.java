@@ -83,6 +83,7 @@ public class PostgresJobArchiveFactory implements JobArchiveFactory {
      *
      * @return whether it did
      */
+    @Override
     public boolean useStoreDatabase(JobStoreFactory store) {
         if (database == null && store instanceof PostgresJobStoreFactory postgres) {
             database = postgres.getDatabase();
@@ -167,7 +168,14 @@ public class PostgresJobArchiveFactory implements JobArchiveFactory {
         this.reaperInterval = Duration.milliseconds(options.reaperInterval().toMillis());
     }
 
+    /**
+     * Checked when the configuration is validated, after the service offered the store's database
+     * ({@link #useStoreDatabase}): so a PostgreSQL archive beside a store of another kind, without a database of its
+     * own, is refused at start-up with the field named, not when it is first built.
+     */
     @JsonProperty
+    @NotNull(message = "is not set: give the archive a database block of its own, or run it beside store: {type:"
+            + " postgres}, whose database it then shares")
     public DataSourceFactory getDatabase() {
         return database;
     }
