@@ -33,6 +33,7 @@ class ReceiverTest {
 
         assertThat(post(receiver.url("t"), "j1", Duration.ofSeconds(5)).statusCode()).isEqualTo(200);
 
+        awaitRecords("t/j1", 1);
         Delivery d = log.of("t/j1").get(0);
         assertThat(d.attempt()).isEqualTo(3);
         assertThat(d.answer()).isEqualTo(Delivery.Answer.OK);
@@ -46,6 +47,7 @@ class ReceiverTest {
 
         assertThat(post(receiver.url("t"), "j2", Duration.ofSeconds(5)).statusCode()).isEqualTo(500);
 
+        awaitRecords("t/j2", 1);
         assertThat(log.of("t/j2")).extracting(Delivery::answer).containsExactly(Delivery.Answer.FAILED);
         assertThat(log.delivered("t/j2")).isFalse();
     }
@@ -67,8 +69,14 @@ class ReceiverTest {
 
         receiver.release();
         assertThat(post(receiver.url("t"), "j3", Duration.ofSeconds(5)).statusCode()).isEqualTo(200);
+        awaitRecords("t/j3", 2);
         assertThat(log.of("t/j3")).extracting(Delivery::answer)
                 .containsExactly(Delivery.Answer.HUNG, Delivery.Answer.OK);
+    }
+
+    /** The receiver records a request once its answer is written: the caller may read the answer a moment before. */
+    private void awaitRecords(String job, int count) throws InterruptedException {
+        Tally.await(System.currentTimeMillis() + 5_000, () -> log.of(job).size() >= count);
     }
 
     private HttpResponse<Void> post(String url, String id, Duration timeout) throws IOException, InterruptedException {
