@@ -18,8 +18,6 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -50,7 +48,6 @@ import java.util.concurrent.TimeUnit;
  */
 @JsonTypeName("postgres")
 public class PostgresJobStoreFactory implements JobStoreFactory {
-    private static final Logger LOG = LoggerFactory.getLogger(PostgresJobStoreFactory.class);
 
     @Valid
     @NotNull
@@ -116,7 +113,7 @@ public class PostgresJobStoreFactory implements JobStoreFactory {
         SharedDataSources.Lease pool = SharedDataSources.acquire(database, metrics, "job store");
         try {
             if (runMigrations) {
-                logMigrations(SchemaMigrations.apply(pool.dataSource()));
+                SchemaMigrations.applyLogged(pool.dataSource(), "PostgreSQL job store");
             }
             PostgresJobStore store = new PostgresJobStore(pool.dataSource(), this::openListenConnection, options());
             store.onClose(pool::close);
@@ -129,9 +126,7 @@ public class PostgresJobStoreFactory implements JobStoreFactory {
 
     @Override
     public List<AppliedMigration> migrate() {
-        try (SharedDataSources.Lease pool = SharedDataSources.acquire(database, new MetricRegistry(), "migrate")) {
-            return SchemaMigrations.apply(pool.dataSource());
-        }
+        return SchemaMigrations.apply(database, "PostgreSQL job store");
     }
 
     /** The LISTEN connection: a plain driver connection with the pool's URL, user, password and properties. */
@@ -145,12 +140,6 @@ public class PostgresJobStoreFactory implements JobStoreFactory {
             props.setProperty("password", database.getPassword());
         }
         return DriverManager.getConnection(database.getUrl(), props);
-    }
-
-    private static void logMigrations(List<AppliedMigration> ran) {
-        for (AppliedMigration m : ran) {
-            LOG.info("PostgreSQL job store: applied migration V{} ({})", m.version(), m.description());
-        }
     }
 
     @JsonIgnore

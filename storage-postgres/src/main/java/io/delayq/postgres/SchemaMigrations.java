@@ -1,5 +1,6 @@
 package io.delayq.postgres;
 
+import com.codahale.metrics.MetricRegistry;
 import io.delayq.core.AppliedMigration;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
@@ -7,6 +8,9 @@ import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.output.MigrateOutput;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import io.dropwizard.db.DataSourceFactory;
 
 import java.sql.SQLException;
 import java.time.Instant;
@@ -24,8 +28,28 @@ import javax.sql.DataSource;
 public final class SchemaMigrations {
     static final String LOCATION = "classpath:io/delayq/postgres/migration";
     static final String HISTORY_TABLE = "delayq_schema_history";
+    private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrations.class);
 
     private SchemaMigrations() {
+    }
+
+    /**
+     * The {@code migrate} command of the store's and the archive's factories: applies what is missing through the
+     * database's shared pool ({@link SharedDataSources}) and logs it for {@code who}.
+     */
+    public static List<AppliedMigration> apply(DataSourceFactory database, String who) {
+        try (SharedDataSources.Lease pool = SharedDataSources.acquire(database, new MetricRegistry(), "migrate")) {
+            return applyLogged(pool.dataSource(), who);
+        }
+    }
+
+    /** {@link #apply(DataSource)}, each migration that ran logged as applied by {@code who} (start-up). */
+    public static List<AppliedMigration> applyLogged(DataSource dataSource, String who) {
+        List<AppliedMigration> ran = apply(dataSource);
+        for (AppliedMigration m : ran) {
+            LOG.info("{}: applied migration V{} ({})", who, m.version(), m.description());
+        }
+        return ran;
     }
 
     /** Applies what is missing and returns what ran (nothing when the schema is current). */

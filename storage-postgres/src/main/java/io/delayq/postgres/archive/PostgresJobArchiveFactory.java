@@ -20,8 +20,6 @@ import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.List;
@@ -52,7 +50,6 @@ import java.util.concurrent.TimeUnit;
  */
 @JsonTypeName("postgres")
 public class PostgresJobArchiveFactory implements JobArchiveFactory {
-    private static final Logger LOG = LoggerFactory.getLogger(PostgresJobArchiveFactory.class);
 
     /** Null until configured or taken from the store ({@link #useStoreDatabase}). */
     @Valid
@@ -120,7 +117,7 @@ public class PostgresJobArchiveFactory implements JobArchiveFactory {
         SharedDataSources.Lease pool = SharedDataSources.acquire(database(), metrics, "archive");
         try {
             if (runMigrations) {
-                logMigrations(SchemaMigrations.apply(pool.dataSource()));
+                SchemaMigrations.applyLogged(pool.dataSource(), "PostgreSQL archive");
             }
             PostgresJobArchive archive = new PostgresJobArchive(pool.dataSource(), options(), metrics);
             archive.onClose(pool::close);
@@ -134,11 +131,7 @@ public class PostgresJobArchiveFactory implements JobArchiveFactory {
     /** The {@code migrate} command: the schema of store and archive (one history). */
     @Override
     public List<AppliedMigration> migrate() {
-        try (SharedDataSources.Lease pool = SharedDataSources.acquire(database(), new MetricRegistry(), "migrate")) {
-            List<AppliedMigration> ran = SchemaMigrations.apply(pool.dataSource());
-            logMigrations(ran);
-            return ran;
-        }
+        return SchemaMigrations.apply(database(), "PostgreSQL archive");
     }
 
     private DataSourceFactory database() {
@@ -147,12 +140,6 @@ public class PostgresJobArchiveFactory implements JobArchiveFactory {
                     + " its own unless the store is PostgreSQL too (then, left out, it is the store's)");
         }
         return database;
-    }
-
-    private static void logMigrations(List<AppliedMigration> ran) {
-        for (AppliedMigration m : ran) {
-            LOG.info("PostgreSQL archive: applied migration V{} ({})", m.version(), m.description());
-        }
     }
 
     @JsonIgnore
