@@ -64,6 +64,11 @@ public final class ServiceWorkloads {
         if (w4) {
             log.println("== " + prefix + "W4 end to end over HTTP (" + serviceJar.getFileName() + ")");
             for (int rep = 1; rep <= sizes.reps(); rep++) {
+                String busy = Machine.settle(120);
+                if (busy != null) {
+                    results.note(prefix + "W4", LABEL + " rep " + rep + ": " + busy);
+                    log.println("  " + prefix + "W4 rep " + rep + ": " + busy);
+                }
                 try {
                     w4(rep);
                 } catch (Exception e) {
