@@ -1,5 +1,7 @@
 package io.delayq.core;
 
+import io.delayq.core.history.TopicMinute;
+
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -173,4 +175,37 @@ public interface JobStore extends AutoCloseable {
 
     @Override
     void close();
+
+    // ---------------------------------------------------------------- operator views (the dashboard's numbers)
+
+    /**
+     * How many scheduled jobs of a topic (both lanes) fall due in each of {@code buckets} consecutive windows of
+     * {@code bucketMs}, the first starting at {@code fromMs}: the due forecast. O(log N) per bucket where the store's
+     * index can count a range (a sorted set), else proportional to the jobs in the forecast window, never to the topic.
+     */
+    default long[] dueForecast(String topic, long fromMs, long bucketMs, int buckets) {
+        throw new UnsupportedOperationException("this store has no due forecast");
+    }
+
+    /** The leases in flight on a topic, earliest deadline first, at most {@code limit}. */
+    default List<LeaseInFlight> leasesInFlight(String topic, int limit) {
+        throw new UnsupportedOperationException("this store does not list leases");
+    }
+
+    /**
+     * Adds counts to the per-topic, per-minute history (creating minutes as needed); minutes older than
+     * {@link TopicMinute#RETENTION_MS} are dropped by the store. One call per instance per flush
+     * (every second or so), with every topic and minute that changed: one round trip, whatever the job rate.
+     */
+    default void addHistory(List<TopicMinute> increments) {
+        throw new UnsupportedOperationException("this store keeps no history");
+    }
+
+    /**
+     * The stored minutes of a topic from {@code fromMinute} (inclusive) to {@code toMinute} (exclusive), oldest first;
+     * minutes with nothing stored are left out.
+     */
+    default List<TopicMinute> history(String topic, long fromMinute, long toMinute) {
+        throw new UnsupportedOperationException("this store keeps no history");
+    }
 }

@@ -78,6 +78,27 @@ public interface JobArchive extends AutoCloseable {
         throw unsupported();
     }
 
+    /** How many dead letters match the query's filters (its limit and cursor are ignored): a bulk action's dry run. */
+    default long countDeadLetters(DeadLetterQuery filter) {
+        throw unsupported();
+    }
+
+    /**
+     * The dead letters matching the query's filters (its limit and cursor are ignored), grouped by
+     * {@link FailureSignature}: the largest groups first, at most {@code limit} of them. The archive aggregates with its
+     * own query engine and indexes; it does not load letters into the JVM.
+     *
+     * @param nowMs the "now" that {@link FailureGroup#lastHour()} counts back from
+     */
+    default List<FailureGroup> failureGroups(DeadLetterQuery filter, int limit, long nowMs) {
+        throw unsupported();
+    }
+
+    /** Bulk operations and the audit log, kept by an archive that keeps dead letters for browsing. */
+    default OperatorLog operatorLog() {
+        throw unsupported();
+    }
+
     @Override
     void close();
 

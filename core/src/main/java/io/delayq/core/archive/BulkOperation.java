@@ -1,0 +1,57 @@
+package io.delayq.core.archive;
+
+import java.util.Objects;
+
+/**
+ * A replay or purge of every dead letter matching a filter, run in the background by one service instance and kept in
+ * the archive's {@link OperatorLog}, so that every instance shows its progress and any of them can cancel it.
+ *
+ * @param id              chosen by the instance that starts it (a UUID)
+ * @param kind            what it does to each letter
+ * @param filter          the dead letters it works through, as the list endpoint's query string
+ *                        ({@code topic=orders&group=3fa2…}); the letters matching when it started are its
+ *                        {@code total}
+ * @param state           where it is
+ * @param total           letters matching when it started (the dry run's count)
+ * @param done            letters replayed or purged so far
+ * @param failed          letters it could not replay (gone meanwhile, a callback refused, the store down)
+ * @param startedBy       the token name of who started it
+ * @param createdAt       epoch ms
+ * @param updatedAt       epoch ms of the last progress report: a running operation whose instance stopped reporting
+ *                        for {@link #STALE_AFTER_MS} is shown as {@code stalled}
+ * @param cancelRequested set by a cancel; the running instance stops at its next batch
+ * @param lastError       the latest failure, or {@code null}
+ */
+public record BulkOperation(String id, Kind kind, String filter, State state, long total, long done, long failed,
+                            String startedBy, long createdAt, long updatedAt, boolean cancelRequested,
+                            String lastError) {
+    public static final long STALE_AFTER_MS = 30_000;
+
+    public enum Kind { REPLAY, PURGE }
+
+    public enum State {
+        RUNNING, DONE, CANCELLED, FAILED;
+
+        public boolean finished() {
+            return this != RUNNING;
+        }
+    }
+
+    public BulkOperation {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(filter, "filter");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(startedBy, "startedBy");
+    }
+
+    public BulkOperation progressed(long newDone, long newFailed, String error, long nowMs) {
+        return new BulkOperation(id, kind, filter, state, total, newDone, newFailed, startedBy, createdAt, nowMs,
+                cancelRequested, error == null ? lastError : error);
+    }
+
+    public BulkOperation finished(State end, long nowMs) {
+        return new BulkOperation(id, kind, filter, end, total, done, failed, startedBy, createdAt, nowMs,
+                cancelRequested, lastError);
+    }
+}

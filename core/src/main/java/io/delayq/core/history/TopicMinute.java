@@ -1,0 +1,75 @@
+package io.delayq.core.history;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What happened in one topic in one minute, summed over every service instance: the unit of the per-topic history
+ * that the store keeps for {@link #RETENTION_MS} ({@code JobStore#addHistory}, {@code JobStore#history}).
+ *
+ * @param topic     the topic
+ * @param minute    the minute's start, epoch ms (a multiple of 60,000)
+ * @param enqueued  jobs created
+ * @param delivered attempts that succeeded
+ * @param failed    attempts that failed (and will be retried or died)
+ * @param dead      jobs that became dead letters
+ * @param lateness  delivered attempts per {@link LatenessBuckets} bucket, {@link LatenessBuckets#COUNT} long
+ */
+public record TopicMinute(String topic, long minute, long enqueued, long delivered, long failed, long dead,
+                          long[] lateness) {
+    public static final long MINUTE_MS = 60_000;
+    /** How long the store keeps a minute: 7 days. */
+    public static final long RETENTION_MS = 7L * 24 * 3_600_000;
+
+    public TopicMinute {
+        Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(lateness, "lateness");
+        if (minute % MINUTE_MS != 0) {
+            throw new IllegalArgumentException("minute " + minute + " is not the start of a minute");
+        }
+        if (lateness.length != LatenessBuckets.COUNT) {
+            throw new IllegalArgumentException("lateness has " + lateness.length + " buckets; expected "
+                    + LatenessBuckets.COUNT);
+        }
+    }
+
+    /** An empty minute. */
+    public static TopicMinute empty(String topic, long minute) {
+        return new TopicMinute(topic, minute, 0, 0, 0, 0, new long[LatenessBuckets.COUNT]);
+    }
+
+    /** The sum of this and another minute of the same topic and start. */
+    public TopicMinute plus(TopicMinute other) {
+        if (!topic.equals(other.topic) || minute != other.minute) {
+            throw new IllegalArgumentException("cannot add " + other.topic + "@" + other.minute + " to " + topic + "@"
+                    + minute);
+        }
+        long[] sum = lateness.clone();
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] += other.lateness[i];
+        }
+        return new TopicMinute(topic, minute, enqueued + other.enqueued, delivered + other.delivered,
+                failed + other.failed, dead + other.dead, sum);
+    }
+
+    public boolean isEmpty() {
+        return enqueued == 0 && delivered == 0 && failed == 0 && dead == 0 && Arrays.stream(lateness).allMatch(c -> c == 0);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TopicMinute m && topic.equals(m.topic) && minute == m.minute && enqueued == m.enqueued
+                && delivered == m.delivered && failed == m.failed && dead == m.dead && Arrays.equals(lateness, m.lateness);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(topic, minute, enqueued, delivered, failed, dead, Arrays.hashCode(lateness));
+    }
+
+    @Override
+    public String toString() {
+        return "TopicMinute[" + topic + "@" + minute + " enqueued=" + enqueued + " delivered=" + delivered + " failed="
+                + failed + " dead=" + dead + " lateness=" + Arrays.toString(lateness) + "]";
+    }
+}
