@@ -36,6 +36,7 @@ import io.delayq.service.resources.TopicsResource;
 import io.delayq.service.scheduling.CallbackCheck;
 import io.delayq.service.scheduling.JobScheduler;
 import io.delayq.service.scheduling.TopicSettingsUpdate;
+import io.dropwizard.assets.AssetsBundle;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
@@ -72,6 +73,9 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         configure(bootstrap.getObjectMapper());
         bootstrap.addCommand(new MigrateCommand());
+        // The dashboard: static files, a client of the REST API like any other (its token is a bearer token sent by
+        // the page's own script, so the files themselves need none).
+        bootstrap.addBundle(new AssetsBundle("/assets/ui", "/ui", "index.html", "dashboard"));
     }
 
     /**
