@@ -1,5 +1,7 @@
 package io.delayq.core;
 
+import io.delayq.core.history.LatenessBuckets;
+import io.delayq.core.history.TopicMinute;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -987,6 +989,184 @@ public abstract class JobStoreContract {
         }
         assertThat(leased).isEqualTo(n);
         assertThat(store.stats(topic).succeeded()).isEqualTo(n);
+    }
+
+    // ------------------------------------------------------------------ operator views
+
+    @Test
+    void theDueForecastCountsScheduledJobsOfBothLanesPerWindow() {
+        long now = store.now();
+        long from = now - 30_000;
+        // leased and finished first, while nothing else is due, so that the reserve takes exactly these two
+        store.enqueue(List.of(NewJob.at(topic, "leased", PAYLOAD, from + 1_000, 3),
+                NewJob.at(topic, "acked", PAYLOAD, from + 2_000, 3)));
+        List<Lease> leases = store.reserve(topic, Delivery.PULL, 2, 60_000).leases();
+        assertThat(leases).hasSize(2);
+        store.ack(leases.stream().filter(l -> l.job().id().equals("acked")).map(LeaseRef::of).toList());
+        store.enqueue(List.of(
+                NewJob.at(topic, "push-0", PAYLOAD, from + 3_000, 3).withDelivery(Delivery.PUSH),
+                NewJob.at(topic, "pull-0", PAYLOAD, from + 9_999, 3),
+                NewJob.at(topic, "pull-1", PAYLOAD, from + 10_000, 3),
+                NewJob.at(topic, "push-3", PAYLOAD, from + 35_000, 3).withDelivery(Delivery.PUSH),
+                NewJob.at(topic, "cancelled-4", PAYLOAD, from + 45_000, 3),
+                NewJob.at(topic, "push-5", PAYLOAD, from + 59_999, 3).withDelivery(Delivery.PUSH),
+                NewJob.at(topic, "before", PAYLOAD, from - 1, 3),
+                NewJob.at(topic, "after", PAYLOAD, from + 60_000, 3).withDelivery(Delivery.PUSH)));
+        store.cancel(new JobRef(topic, "cancelled-4"));
+
+        assertThat(store.dueForecast(topic, from, 10_000, 6)).containsExactly(2, 1, 0, 1, 0, 1);
+        assertThat(store.dueForecast(topic, from + 10_000, 25_000, 2)).containsExactly(1, 2);
+        assertThat(store.dueForecast("t-" + UUID.randomUUID(), from, 10_000, 3)).containsExactly(0, 0, 0);
+    }
+
+    @Test
+    void theDueForecastRefusesWindowsItCannotServe() {
+        long now = store.now();
+        assertThatThrownBy(() -> store.dueForecast(topic, now, 60_000, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.dueForecast(topic, now, 60_000, 10_081))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.dueForecast(topic, now, 999, 10)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.dueForecast(topic, now, Long.MAX_VALUE / 2, 10))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.dueForecast("no/such topic", now, 60_000, 10))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.dueForecast(topic, now, 1_000, 10_080)).hasSize(10_080).containsOnly(0L);
+    }
+
+    @Test
+    void leasesInFlightAreListedEarliestDeadlineFirstWithLaneAndAttempt() {
+        store.enqueue(List.of(NewJob.delayed(topic, "a", PAYLOAD, 0, 3), NewJob.delayed(topic, "b", PAYLOAD, 0, 3),
+                NewJob.delayed(topic, "acked", PAYLOAD, 0, 3),
+                NewJob.delayed(topic, "p", PAYLOAD, 0, 3).withDelivery(Delivery.PUSH)));
+        Map<String, Lease> held = new ConcurrentHashMap<>();
+        awaitTrue(() -> {
+            store.reserve(topic, Delivery.PULL, 3, 60_000).leases().forEach(l -> held.put(l.job().id(), l));
+            store.reserve(topic, Delivery.PUSH, 1, 60_000).leases().forEach(l -> held.put(l.job().id(), l));
+            return held.size() == 4;
+        }, 2_000);
+        store.ack(List.of(LeaseRef.of(held.get("acked"))));
+        // b's first attempt fails, so that its lease in flight is its second attempt
+        assertThat(store.nack(LeaseRef.of(held.get("b")), Failure.retryAfter(0, "boom", 500))).isEqualTo(StoreStatus.OK);
+        held.put("b", awaitLease(Delivery.PULL, 2_000, 60_000));
+        assertThat(held.get("b").job().id()).isEqualTo("b");
+        long deadlineA = store.extend(LeaseRef.of(held.get("a")), 30_000);
+        long deadlineB = store.extend(LeaseRef.of(held.get("b")), 10_000);
+        long deadlineP = store.extend(LeaseRef.of(held.get("p")), 20_000);
+
+        assertThat(store.leasesInFlight(topic, 10)).containsExactly(
+                new LeaseInFlight("b", Delivery.PULL, 2, deadlineB),
+                new LeaseInFlight("p", Delivery.PUSH, 1, deadlineP),
+                new LeaseInFlight("a", Delivery.PULL, 1, deadlineA));
+        assertThat(store.leasesInFlight(topic, 2)).extracting(LeaseInFlight::id).containsExactly("b", "p");
+
+        store.ack(List.of(LeaseRef.of(held.get("b"))));
+        store.cancel(new JobRef(topic, "p"));
+        assertThat(store.leasesInFlight(topic, 10)).extracting(LeaseInFlight::id).containsExactly("a");
+        assertThat(store.leasesInFlight("t-" + UUID.randomUUID(), 10)).isEmpty();
+        assertThatThrownBy(() -> store.leasesInFlight(topic, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void historyIncrementsAddUpAcrossCallsAndInstances() {
+        long m0 = minuteAgo(10);
+        String other = "t-" + UUID.randomUUID();
+        store.addHistory(List.of(historyMinute(topic, m0, 2, 1, 0, 0, 0, 1),
+                historyMinute(other, m0, 100, 100, 100, 100, 0, 100)));
+        try (JobStore second = newStore()) {
+            second.addHistory(List.of(historyMinute(topic, m0, 3, 4, 1, 1, 0, 2),
+                    historyMinute(topic, m0, 0, 1, 0, 0, LatenessBuckets.COUNT - 1, 1)));
+        }
+        store.addHistory(List.of(historyMinute(topic, m0, 1, 0, 0, 0, 5, 3)));
+
+        long[] lateness = new long[LatenessBuckets.COUNT];
+        lateness[0] = 3;
+        lateness[5] = 3;
+        lateness[LatenessBuckets.COUNT - 1] = 1;
+        assertThat(store.history(topic, m0, m0 + TopicMinute.MINUTE_MS))
+                .containsExactly(new TopicMinute(topic, m0, 6, 6, 1, 1, lateness));
+        assertThat(store.history(other, m0, m0 + TopicMinute.MINUTE_MS))
+                .containsExactly(historyMinute(other, m0, 100, 100, 100, 100, 0, 100));
+    }
+
+    @Test
+    void concurrentHistoryIncrementsLoseNothing() throws Exception {
+        long m0 = minuteAgo(3);
+        int threads = 4;
+        int calls = 25;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                done.add(pool.submit(() -> {
+                    for (int c = 0; c < calls; c++) {
+                        store.addHistory(List.of(historyMinute(topic, m0, 1, 1, 1, 1, 7, 1),
+                                historyMinute(topic, m0 + TopicMinute.MINUTE_MS, 1, 0, 0, 0, 0, 0)));
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        int n = threads * calls;
+        assertThat(store.history(topic, m0, m0 + 2 * TopicMinute.MINUTE_MS)).containsExactly(
+                historyMinute(topic, m0, n, n, n, n, 7, n),
+                historyMinute(topic, m0 + TopicMinute.MINUTE_MS, n, 0, 0, 0, 0, 0));
+    }
+
+    @Test
+    void historyReturnsTheStoredMinutesOfTheRangeOldestFirst() {
+        long m0 = minuteAgo(30);
+        long minute = TopicMinute.MINUTE_MS;
+        String other = "t-" + UUID.randomUUID();
+        // given newest first, with an empty minute in between and another topic's minute inside the range
+        store.addHistory(List.of(historyMinute(topic, m0 + 4 * minute, 0, 0, 0, 1, 0, 0),
+                historyMinute(topic, m0 + 2 * minute, 0, 2, 0, 0, 3, 2),
+                TopicMinute.empty(topic, m0 + minute),
+                historyMinute(other, m0 + minute, 9, 0, 0, 0, 0, 0),
+                historyMinute(topic, m0, 1, 0, 0, 0, 0, 0)));
+
+        assertThat(store.history(topic, m0, m0 + 5 * minute)).containsExactly(
+                historyMinute(topic, m0, 1, 0, 0, 0, 0, 0),
+                historyMinute(topic, m0 + 2 * minute, 0, 2, 0, 0, 3, 2),
+                historyMinute(topic, m0 + 4 * minute, 0, 0, 0, 1, 0, 0));
+        assertThat(store.history(topic, m0 + minute, m0 + 4 * minute)).extracting(TopicMinute::minute)
+                .containsExactly(m0 + 2 * minute);
+        assertThat(store.history(topic, m0 + minute, m0 + 2 * minute)).isEmpty();
+        assertThat(store.history(topic, m0, m0)).isEmpty();
+        assertThat(store.history("t-" + UUID.randomUUID(), m0, m0 + 5 * minute)).isEmpty();
+    }
+
+    @Test
+    void historyRefusesArgumentsItCannotServe() {
+        long m0 = minuteAgo(1);
+        long week = TopicMinute.RETENTION_MS;
+        assertThatThrownBy(() -> store.history(topic, m0, m0 - TopicMinute.MINUTE_MS))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.history(topic, m0 - week - TopicMinute.MINUTE_MS, m0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.history(topic, m0 - week, m0)).isEmpty();
+        assertThatThrownBy(() -> store.history("no/such topic", m0, m0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.addHistory(List.of(historyMinute("no/such topic", m0, 1, 0, 0, 0, 0, 0))))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.addHistory(List.of(historyMinute(topic, m0, -1, 0, 0, 0, 0, 0))))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** The start of the minute {@code n} minutes before the store's now. */
+    private long minuteAgo(int n) {
+        long now = store.now();
+        return now - now % TopicMinute.MINUTE_MS - n * TopicMinute.MINUTE_MS;
+    }
+
+    /** A minute with the given counts and {@code late} deliveries in lateness bucket {@code bucket}. */
+    private static TopicMinute historyMinute(String topic, long minute, long enqueued, long delivered, long failed,
+                                             long dead, int bucket, long late) {
+        long[] lateness = new long[LatenessBuckets.COUNT];
+        lateness[bucket] = late;
+        return new TopicMinute(topic, minute, enqueued, delivered, failed, dead, lateness);
     }
 
     // ------------------------------------------------------------------ helpers

@@ -1,17 +1,24 @@
 package io.delayq.postgres;
 
 import io.delayq.core.Job;
+import io.delayq.core.LeaseInFlight;
 import io.delayq.core.OutboxEntry;
+import io.delayq.core.history.TopicMinute;
 import io.delayq.postgres.Rows.Counts;
+import io.delayq.postgres.Rows.ForecastBucket;
 import io.delayq.postgres.Rows.Stored;
 import org.jdbi.v3.sqlobject.customizer.Bind;
+import org.jdbi.v3.sqlobject.locator.UseClasspathSqlLocator;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 import java.util.List;
 import java.util.Optional;
 
-/** Reads, settings, the outbox and broadcasts: the store's short statements, each an index lookup or O(batch). */
+/**
+ * Reads, settings, the outbox, broadcasts and the operator views: the store's short statements, each an index lookup
+ * or O(batch). The longer ones are in {@code io/delayq/postgres/JobQueries/<method>.sql}.
+ */
 interface JobQueries {
 
     @SqlQuery("SELECT * FROM delayq_jobs WHERE topic = :topic AND id = :id")
@@ -98,4 +105,28 @@ interface JobQueries {
     @SqlUpdate("DELETE FROM delayq_broadcasts WHERE seq IN (SELECT seq FROM delayq_broadcasts"
             + " WHERE sent_at < delayq_now() - interval '5 minutes' ORDER BY seq LIMIT :batch)")
     int reapBroadcasts(@Bind("batch") int batch);
+
+    // ---------------------------------------------------------------- operator views
+
+    @SqlQuery
+    @UseClasspathSqlLocator
+    List<ForecastBucket> dueForecast(@Bind("topic") String topic, @Bind("fromMs") long fromMs, @Bind("toMs") long toMs,
+                                     @Bind("bucketMs") long bucketMs);
+
+    /** The lease index in its order: O(log N + limit). */
+    @SqlQuery("SELECT id, push, attempts, delayq_ms(lease_deadline) AS deadline_ms FROM delayq_jobs"
+            + " WHERE topic = :topic AND state = 'leased' ORDER BY lease_deadline LIMIT :limit")
+    List<LeaseInFlight> leasesInFlight(@Bind("topic") String topic, @Bind("limit") int limit);
+
+    @SqlUpdate
+    @UseClasspathSqlLocator
+    void addHistory(@Bind("topics") String[] topics, @Bind("minutes") Long[] minutes, @Bind("enqueued") Long[] enqueued,
+                    @Bind("delivered") Long[] delivered, @Bind("failed") Long[] failed, @Bind("dead") Long[] dead,
+                    @Bind("lateness") Long[] lateness, @Bind("buckets") int buckets);
+
+    /** A range of the primary key, oldest first. */
+    @SqlQuery("SELECT topic, delayq_ms(minute) AS minute_ms, enqueued, delivered, failed, dead, lateness"
+            + " FROM delayq_topic_history"
+            + " WHERE topic = :topic AND minute >= delayq_ts(:fromMs) AND minute < delayq_ts(:toMs) ORDER BY minute")
+    List<TopicMinute> history(@Bind("topic") String topic, @Bind("fromMs") long fromMs, @Bind("toMs") long toMs);
 }

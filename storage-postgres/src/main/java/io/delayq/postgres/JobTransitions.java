@@ -61,4 +61,8 @@ interface JobTransitions {
     /** How many finished jobs were dropped. */
     @SqlQuery
     int reap(@Bind("retentionMs") long retentionMs, @Bind("batch") int batch);
+
+    /** How many minutes of the topic history were dropped. */
+    @SqlQuery
+    int reapHistory(@Bind("retentionMs") long retentionMs, @Bind("batch") int batch);
 }

@@ -12,6 +12,7 @@ import io.delayq.core.JobRules;
 import io.delayq.core.JobState;
 import io.delayq.core.JobStore;
 import io.delayq.core.Lease;
+import io.delayq.core.LeaseInFlight;
 import io.delayq.core.LeaseRef;
 import io.delayq.core.NewJob;
 import io.delayq.core.OutboxEntry;
@@ -21,7 +22,11 @@ import io.delayq.core.StoreListener;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
+import io.delayq.core.history.LatenessBuckets;
+import io.delayq.core.history.TopicMinute;
+import io.delayq.core.history.OperatorViewArguments;
 import io.delayq.postgres.Rows.Counts;
+import io.delayq.postgres.Rows.ForecastBucket;
 import io.delayq.postgres.Rows.Created;
 import io.delayq.postgres.Rows.Extended;
 import io.delayq.postgres.Rows.Reserved;
@@ -537,10 +542,75 @@ public final class PostgresJobStore implements JobStore {
         onClose.run();
     }
 
+    // ---------------------------------------------------------------- operator views
+
+    /** One statement: a range scan of the due index per lane, bounded by the window, grouped into buckets. */
+    @Override
+    public long[] dueForecast(String topic, long fromMs, long bucketMs, int buckets) {
+        long toMs = OperatorViewArguments.forecastEnd(topic, fromMs, bucketMs, buckets);
+        List<ForecastBucket> rows = call("count the due forecast",
+                () -> queries.dueForecast(topic, fromMs, toMs, bucketMs));
+        long[] forecast = new long[buckets];
+        for (ForecastBucket row : rows) {
+            forecast[row.bucket()] = row.jobs();
+        }
+        return forecast;
+    }
+
+    @Override
+    public List<LeaseInFlight> leasesInFlight(String topic, int limit) {
+        OperatorViewArguments.checkLeaseLimit(topic, limit);
+        return call("list the leases in flight", () -> queries.leasesInFlight(topic, limit));
+    }
+
+    /**
+     * One statement for the whole call: every minute's counts added to its row ({@code JobQueries/addHistory.sql}),
+     * repeats merged and rows sorted first, so that concurrent instances lock rows in one order.
+     */
+    @Override
+    public void addHistory(List<TopicMinute> increments) {
+        List<TopicMinute> minutes = OperatorViewArguments.mergedIncrements(increments);
+        if (minutes.isEmpty()) {
+            return;
+        }
+        int n = minutes.size();
+        String[] topics = new String[n];
+        Long[] starts = new Long[n];
+        Long[] enqueued = new Long[n];
+        Long[] delivered = new Long[n];
+        Long[] failed = new Long[n];
+        Long[] dead = new Long[n];
+        Long[] lateness = new Long[n * LatenessBuckets.COUNT];
+        for (int i = 0; i < n; i++) {
+            TopicMinute m = minutes.get(i);
+            topics[i] = m.topic();
+            starts[i] = m.minute();
+            enqueued[i] = m.enqueued();
+            delivered[i] = m.delivered();
+            failed[i] = m.failed();
+            dead[i] = m.dead();
+            for (int b = 0; b < LatenessBuckets.COUNT; b++) {
+                lateness[i * LatenessBuckets.COUNT + b] = m.lateness()[b];
+            }
+        }
+        call("add to the topic history", () -> {
+            queries.addHistory(topics, starts, enqueued, delivered, failed, dead, lateness, LatenessBuckets.COUNT);
+            return null;
+        });
+    }
+
+    @Override
+    public List<TopicMinute> history(String topic, long fromMinute, long toMinute) {
+        long first = OperatorViewArguments.firstMinute(topic, fromMinute, toMinute);
+        List<TopicMinute> rows = call("read the topic history", () -> queries.history(topic, first, toMinute));
+        return rows.stream().filter(m -> !m.isEmpty()).toList();
+    }
+
     // ---------------------------------------------------------------- reaper
 
     /**
-     * Drops finished jobs past the retention in bounded batches, and old broadcast rows. A failed pass is logged and
+     * Drops finished jobs past the retention in bounded batches, minutes of the topic history older than
+     * {@link TopicMinute#RETENTION_MS} likewise, and old broadcast rows. A failed pass is logged and
      * retried at the next one: nothing depends on the reaper but the table's size.
      */
     void reap() {
@@ -548,6 +618,11 @@ public final class PostgresJobStore implements JobStore {
             long retention = options.finishedRetention().toMillis();
             for (int i = 0; i < REAPER_STATEMENTS_PER_PASS; i++) {
                 if (transitions.reap(retention, options.reaperBatch()) < options.reaperBatch()) {
+                    break;
+                }
+            }
+            for (int i = 0; i < REAPER_STATEMENTS_PER_PASS; i++) {
+                if (transitions.reapHistory(TopicMinute.RETENTION_MS, options.reaperBatch()) < options.reaperBatch()) {
                     break;
                 }
             }

@@ -1,8 +1,12 @@
 package io.delayq.postgres;
 
+import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.JobRef;
+import io.delayq.core.LeaseInFlight;
 import io.delayq.core.OutboxEntry;
+import io.delayq.core.history.LatenessBuckets;
+import io.delayq.core.history.TopicMinute;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.mapper.RowMapper;
 
@@ -41,7 +45,18 @@ final class Rows {
     record Counts(long scheduled, long leased, long succeeded, long dead, Long nextRunAt) {
     }
 
+    /** A bucket of the due forecast that has jobs. */
+    record ForecastBucket(int bucket, long jobs) {
+    }
+
     static void register(Jdbi jdbi, JobRowMapper jobs) {
+        jdbi.registerRowMapper(ForecastBucket.class, (rs, ctx) -> new ForecastBucket(rs.getInt("bucket"),
+                rs.getLong("jobs")));
+        jdbi.registerRowMapper(LeaseInFlight.class, (rs, ctx) -> new LeaseInFlight(rs.getString("id"),
+                rs.getBoolean("push") ? Delivery.PUSH : Delivery.PULL, rs.getInt("attempts"), rs.getLong("deadline_ms")));
+        jdbi.registerRowMapper(TopicMinute.class, (rs, ctx) -> new TopicMinute(rs.getString("topic"),
+                rs.getLong("minute_ms"), rs.getLong("enqueued"), rs.getLong("delivered"), rs.getLong("failed"),
+                rs.getLong("dead"), lateness(rs)));
         jdbi.registerRowMapper(Job.class, jobs);
         jdbi.registerRowMapper(Created.class, (rs, ctx) ->
                 new Created(rs.getString("topic"), rs.getString("id"), rs.getLong("run_at"), rs.getLong("created_at")));
@@ -76,6 +91,19 @@ final class Rows {
                         jobs.rawRow(rs), String.valueOf(e.getMessage()));
             }
         });
+    }
+
+    /** A stored histogram as {@link LatenessBuckets#COUNT} counts (padded with zeros should it be shorter). */
+    private static long[] lateness(ResultSet rs) throws SQLException {
+        long[] counts = new long[LatenessBuckets.COUNT];
+        java.sql.Array array = rs.getArray("lateness");
+        if (array != null) {
+            Long[] stored = (Long[]) array.getArray();
+            for (int i = 0; i < Math.min(stored.length, counts.length); i++) {
+                counts[i] = stored[i] == null ? 0 : stored[i];
+            }
+        }
+        return counts;
     }
 
     private static Long nullableLong(ResultSet rs, String column) throws SQLException {

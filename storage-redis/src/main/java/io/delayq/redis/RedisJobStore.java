@@ -10,6 +10,7 @@ import io.delayq.core.JobRef;
 import io.delayq.core.JobRules;
 import io.delayq.core.JobStore;
 import io.delayq.core.Lease;
+import io.delayq.core.LeaseInFlight;
 import io.delayq.core.LeaseRef;
 import io.delayq.core.NewJob;
 import io.delayq.core.OutboxEntry;
@@ -19,6 +20,7 @@ import io.delayq.core.StoreListener;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
+import io.delayq.core.history.TopicMinute;
 import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.Scripts.Op;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -86,6 +88,7 @@ public final class RedisJobStore implements JobStore {
     private final ScheduledExecutorService trimmer;
     /** Where the next outbox read starts taking turns among the partitions, so that every partition gets its turn. */
     private final AtomicInteger outboxTurn = new AtomicInteger();
+    private final RedisOperatorViews views = new RedisOperatorViews(this);
     private Runnable onClose = () -> { };
 
     private record CachedSettings(TopicSettings settings, long readAtNanos) {
@@ -823,6 +826,31 @@ public final class RedisJobStore implements JobStore {
         }
     }
 
+    // ---------------------------------------------------------------- operator views (RedisOperatorViews)
+
+    @Override
+    public long[] dueForecast(String topic, long fromMs, long bucketMs, int buckets) {
+        return call("count the due forecast", () -> views.dueForecast(topic, fromMs, bucketMs, buckets));
+    }
+
+    @Override
+    public List<LeaseInFlight> leasesInFlight(String topic, int limit) {
+        return call("list the leases in flight", () -> views.leasesInFlight(topic, limit));
+    }
+
+    @Override
+    public void addHistory(List<TopicMinute> increments) {
+        call("add to the topic history", () -> {
+            views.addHistory(increments);
+            return null;
+        });
+    }
+
+    @Override
+    public List<TopicMinute> history(String topic, long fromMinute, long toMinute) {
+        return call("read the topic history", () -> views.history(topic, fromMinute, toMinute));
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** The partition of a job, for reads and transitions of jobs that exist (see {@link #partitions}). */
@@ -896,7 +924,7 @@ public final class RedisJobStore implements JobStore {
     }
 
     /** One EVALSHA, or a pipeline of them; a call that met NOSCRIPT is repeated (it did not run). */
-    private List<Object> evalAll(Op op, List<List<String>> keys, List<List<String>> args) {
+    List<Object> evalAll(Op op, List<List<String>> keys, List<List<String>> args) {
         if (keys.size() == 1) {
             return List.of(scripts.eval(op, keys.get(0), args.get(0)));
         }

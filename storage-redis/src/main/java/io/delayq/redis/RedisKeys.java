@@ -21,6 +21,15 @@ final class RedisKeys {
     private RedisKeys() {
     }
 
+    /**
+     * HASH of one topic's counts in one minute ({@code JobStore#addHistory}): fields {@code e} enqueued,
+     * {@code d} delivered, {@code f} failed, {@code x} dead, {@code l0}… lateness buckets. The hash tag is the topic
+     * alone, so that all minutes of a topic live on one cluster node and a history read is one pipeline to it.
+     */
+    static String topicMinute(String topic, long minute) {
+        return "dq:{" + topic + "}:minute:" + minute;
+    }
+
     /** The keys of one topic partition, built once and reused on the hot path. */
     record Partition(String topic, int index, String jobs, String schedPush, String schedPull, String leased,
                      String finished, String archive, String stats, String quarantine) {

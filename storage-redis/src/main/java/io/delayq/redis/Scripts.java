@@ -22,9 +22,9 @@ import java.util.Map;
  * once.
  */
 final class Scripts {
-    /** The scripts, one per store operation. */
+    /** The scripts, one per store operation (and {@code leases}, a read, to spare the network the payloads). */
     enum Op {
-        ENQUEUE, RESERVE, ACK, NACK, EXTEND, EXPIRE, CANCEL, RESCHEDULE, TRIM, SETTINGS, QUARANTINE;
+        ENQUEUE, RESERVE, ACK, NACK, EXTEND, EXPIRE, CANCEL, RESCHEDULE, TRIM, SETTINGS, QUARANTINE, LEASES;
 
         String resource() {
             return name().toLowerCase(java.util.Locale.ROOT) + ".lua";
