@@ -3,6 +3,8 @@ package io.delayq.core;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.FailureGroup;
+import io.delayq.core.archive.FailureSignature;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
 import io.delayq.core.testing.StoreFixtures;
@@ -26,6 +28,7 @@ import static io.delayq.core.testing.ArchiveFixtures.PAYLOAD;
 import static io.delayq.core.testing.ArchiveFixtures.deadJob;
 import static io.delayq.core.testing.ArchiveFixtures.entries;
 import static io.delayq.core.testing.ArchiveFixtures.entry;
+import static io.delayq.core.testing.ArchiveFixtures.failedJob;
 import static io.delayq.core.testing.ArchiveFixtures.succeededJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -670,6 +673,277 @@ public abstract class JobArchiveContract {
         }
     }
 
+    // ------------------------------------------------------------------ dashboard filters, counts, failure groups
+
+    private static final String HOOK_A = "http://api.example.com/hooks/orders"; // host api.example.com
+    private static final String HOOK_B = "https://api.example.com:8443/hooks"; // host api.example.com:8443
+    private static final String HOOK_C = "http://billing.internal:9000/cb";    // host billing.internal:9000
+
+    @Test
+    void theNewFiltersMatchTheHostTheLastAttemptsStatusAndTheIdPrefix() {
+        archive.write(entries(
+                failedJob(topic, "order-1", 1_000, 10_000, HOOK_A, 503, "HTTP 503 from callback", "{}"),
+                failedJob(topic, "order-2", 1_000, 11_000, HOOK_B, 503, "HTTP 503 from callback", "{}"),
+                failedJob(topic, "order.3", 1_000, 12_000, HOOK_A, 500, "HTTP 500 from callback", "{}"),
+                failedJob(topic, "orderX3", 1_000, 13_000, HOOK_A, null, "connection refused", "{}"),
+                failedJob(topic, "Order-4", 1_000, 14_000, HOOK_C, 410, "HTTP 410 from callback", "{}")));
+
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withHost("api.example.com"))))
+                .containsExactly("orderX3", "order.3", "order-1");
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withHost("api.example.com:8443"))))
+                .containsExactly("order-2");
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withHost("api.example"))))
+                .as("a host is matched whole").isEmpty();
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withHttpStatus(503))))
+                .containsExactly("order-2", "order-1");
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withHttpStatus(410))))
+                .containsExactly("Order-4");
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withHttpStatus(418))))
+                .as("only the last attempt's status counts").isEmpty();
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withIdPrefix("order-"))))
+                .containsExactly("order-2", "order-1");
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withIdPrefix("order"))))
+                .containsExactly("orderX3", "order.3", "order-2", "order-1");
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withIdPrefix("Order"))))
+                .as("case-sensitive").containsExactly("Order-4");
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withIdPrefix("order.3"))))
+                .containsExactly("order.3");
+        // Characters that mean something to a pattern language mean only themselves in a prefix.
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withIdPrefix("order.")))).containsExactly("order.3");
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withIdPrefix("order_")))).isEmpty();
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withIdPrefix("order%")))).isEmpty();
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withIdPrefix("order*")))).isEmpty();
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withIdPrefix("order-1-")))).isEmpty();
+    }
+
+    @Test
+    void thePayloadFilterMatchesTheFieldAtADotPathAsAStringANumberOrABoolean() {
+        archive.write(entries(
+                failedJob(topic, "num", 1_000, 10_000, HOOK_A, 503, "e",
+                        "{\"order\":{\"id\":42,\"lines\":[1,2]},\"customer\":\"c-1\",\"vip\":true}"),
+                failedJob(topic, "str", 1_000, 11_000, HOOK_A, 503, "e",
+                        "{\"customer\":\"c-2\",\"order\":{\"id\":\"42\"},\"vip\":false}"),
+                failedJob(topic, "other", 1_000, 12_000, HOOK_A, 503, "e",
+                        "{\"order\":{\"id\":43},\"customer\":\"c-1\",\"vip\":\"true\"}"),
+                failedJob(topic, "decimal", 1_000, 13_000, HOOK_A, 503, "e", "{\"order\":{\"id\":42.0}}"),
+                failedJob(topic, "deeper", 1_000, 14_000, HOOK_A, 503, "e", "{\"order\":{\"id\":{\"v\":42}}}"),
+                failedJob(topic, "quoted", 1_000, 15_000, HOOK_A, 503, "e", "{\"note\":\"say \\\"hi\\\" \\\\ {}\"}"),
+                // payloads that are not JSON objects, and values that are not the one at the path, never match
+                failedJob(topic, "array", 1_000, 16_000, HOOK_A, 503, "e", "[{\"order\":{\"id\":42}}]"),
+                failedJob(topic, "scalar", 1_000, 17_000, HOOK_A, 503, "e", "42"),
+                failedJob(topic, "string", 1_000, 18_000, HOOK_A, 503, "e", "\"42\""),
+                failedJob(topic, "dotted-key", 1_000, 19_000, HOOK_A, 503, "e", "{\"order.id\":42}"),
+                failedJob(topic, "in-array", 1_000, 20_000, HOOK_A, 503, "e", "{\"order\":{\"id\":[42]}}"),
+                failedJob(topic, "in-objects", 1_000, 21_000, HOOK_A, 503, "e", "{\"order\":[{\"id\":42}]}")));
+
+        assertThat(ids(archive.deadLetters(payload("order.id", "42")))).containsExactly("decimal", "str", "num");
+        assertThat(ids(archive.deadLetters(payload("order.id", "4.2e1"))))
+                .as("the same number spelled otherwise; not the string \"42\"").containsExactly("decimal", "num");
+        assertThat(ids(archive.deadLetters(payload("order.id", "43")))).containsExactly("other");
+        assertThat(ids(archive.deadLetters(payload("customer", "c-1")))).containsExactly("other", "num");
+        assertThat(ids(archive.deadLetters(payload("vip", "true")))).containsExactly("other", "num");
+        assertThat(ids(archive.deadLetters(payload("vip", "false")))).containsExactly("str");
+        assertThat(ids(archive.deadLetters(payload("order.id.v", "42")))).containsExactly("deeper");
+        assertThat(ids(archive.deadLetters(payload("note", "say \"hi\" \\ {}")))).containsExactly("quoted");
+        assertThat(ids(archive.deadLetters(payload("order", "42")))).isEmpty();
+        assertThat(ids(archive.deadLetters(payload("order.lines", "1")))).isEmpty();
+        assertThat(ids(archive.deadLetters(payload("customer", "c")))).as("a value is matched whole").isEmpty();
+        assertThat(ids(archive.deadLetters(payload("missing.path", "42")))).isEmpty();
+        assertThat(archive.countDeadLetters(payload("order.id", "42"))).isEqualTo(3);
+        assertThat(archive.purgeDeadLetters(payload("order.id", "42"))).isEqualTo(3);
+        assertThat(ids(archive.deadLetters(payload("order.id", "42")))).isEmpty();
+        assertThat(archive.countDeadLetters(DeadLetterQuery.topic(topic))).isEqualTo(9);
+    }
+
+    private DeadLetterQuery payload(String field, String value) {
+        return DeadLetterQuery.topic(topic).withPayload(field, value);
+    }
+
+    /** Every filter together narrows to their intersection, in listings, pages, counts and purges alike. */
+    @Test
+    void filtersCombineAndCountsMatchListings() {
+        String other = StoreFixtures.newTopic();
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            String hook = i % 3 == 0 ? HOOK_B : HOOK_A;
+            Integer status = i % 2 == 0 ? 503 : 500;
+            String payload = "{\"customer\":{\"id\":" + (i % 4) + "}}";
+            jobs.add(failedJob(topic, (i < 8 ? "pay-" : "ship-") + i, 1_000 + i, 10_000 + i * 1_000, hook, status,
+                    "HTTP " + status + " from callback", payload));
+            jobs.add(failedJob(other, "pay-" + i, 1_000 + i, 10_000 + i * 1_000, hook, status,
+                    "HTTP " + status + " from callback", payload));
+        }
+        archive.write(entries(jobs.toArray(Job[]::new)));
+        archive.recordReplay(topic + "/pay-2/1002", 0, new DeadLetter.Replay(1, 30_000, "pay-2:1002:r1", null));
+        // topic, host api.example.com (i % 3 != 0), status 503 (even i), prefix pay- (i < 8), customer 2 (i % 4 == 2):
+        // i = 2 alone (replayed); without the payload filter 2 and 4; without the prefix too 2, 4, 8 and 10
+        DeadLetterQuery narrow = DeadLetterQuery.topic(topic).withHost("api.example.com").withHttpStatus(503)
+                .withIdPrefix("pay-").withPayload("customer.id", "2");
+        assertThat(ids(archive.deadLetters(narrow))).containsExactly("pay-2");
+        assertThat(ids(archive.deadLetters(narrow.withReplayed(false)))).isEmpty();
+        assertThat(ids(archive.deadLetters(narrow.withPayload(null, null)))).containsExactly("pay-4", "pay-2");
+        assertThat(ids(archive.deadLetters(narrow.withPayload(null, null).withIdPrefix(null))))
+                .containsExactly("ship-10", "ship-8", "pay-4", "pay-2");
+        assertThat(ids(archive.deadLetters(new DeadLetterQuery(topic, 12_000L, 14_000L, null, 50, null,
+                "api.example.com", 503, "pay-", null, null, null)))).containsExactly("pay-2");
+
+        List<DeadLetterQuery> queries = List.of(DeadLetterQuery.topic(topic), DeadLetterQuery.topic(other), narrow,
+                narrow.withPayload(null, null), DeadLetterQuery.topic(topic).withHost("api.example.com:8443"),
+                DeadLetterQuery.topic(topic).withHttpStatus(500).withIdPrefix("ship-"),
+                DeadLetterQuery.topic(topic).withPayload("customer.id", "1").withReplayed(false),
+                DeadLetterQuery.topic(topic).withHost("nowhere.example.com"));
+        for (DeadLetterQuery q : queries) {
+            List<String> listed = walk(q.withLimit(2));
+            assertThat(archive.countDeadLetters(q.withLimit(1).withCursor(DeadLetterCursor.encode(1, "x"))))
+                    .as("count of %s (limit and cursor ignored)", q).isEqualTo(listed.size())
+                    .isEqualTo(ids(archive.deadLetters(q)).size());
+        }
+        assertThat(archive.countDeadLetters(DeadLetterQuery.topic(topic))).isEqualTo(12);
+
+        assertThat(archive.purgeDeadLetters(narrow.withPayload(null, null))).isEqualTo(2);
+        assertThat(archive.countDeadLetters(DeadLetterQuery.topic(topic))).isEqualTo(10);
+        assertThat(archive.countDeadLetters(DeadLetterQuery.topic(other))).as("other topic untouched").isEqualTo(12);
+        assertThat(archive.purgeDeadLetters(DeadLetterQuery.topic(topic).withHttpStatus(500).withIdPrefix("ship-")))
+                .isEqualTo(2);
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic).withIdPrefix("ship-"))))
+                .containsExactly("ship-10", "ship-8");
+        assertThat(archive.purgeDeadLetters(DeadLetterQuery.topic(topic).withHost("api.example.com:8443")))
+                .isEqualTo(3); // i = 0, 3, 6 (9 was purged as a status-500 ship letter)
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic))))
+                .containsExactly("ship-10", "ship-8", "pay-7", "pay-5", "pay-1");
+    }
+
+    /**
+     * Letters that failed the same way at the same host group together although their error texts differ in numbers,
+     * ids and times, and they died hours apart; another host, another status or another kind of error is another
+     * group. Largest first, then the newest, then by signature id.
+     */
+    @Test
+    void failureGroupsGroupBySignatureLargestFirstWithTheirTrendAndNewestExample() {
+        long now = 100_000_000L; // the grouping's "now", in 1970 like every death here
+        long hour = 3_600_000L;
+        List<Job> a = List.of(
+                failedJob(topic, "a1", 1, now - 2 * hour, HOOK_A, 503,
+                        "order 1234 timed out after 1200 ms at 2026-11-24T01:02:03Z (request 7f3a9c21d4e5)", "{}"),
+                failedJob(topic, "a2", 2, now - hour, HOOK_A, 503, // exactly an hour ago: in the last hour
+                        "order 98 timed out after 30000 ms at 2026-11-23T11:12:13.456Z (request 0a1b2c3d4e5f6a7b)", "{}"),
+                failedJob(topic, "a3", 3, now - 60_000, HOOK_A, 503,
+                        "order 7 timed out after 5 ms at 2025-01-01T00:00:00Z (request deadbeef42)", "{}"),
+                failedJob(topic, "a4", 4, now, HOOK_A, 503,
+                        "order 555 timed out after 1 ms at 2026-11-24T01:02:03+01:00 (request 1234abcd5678)", "{}"));
+        List<Job> b = List.of( // the same failure at another host
+                failedJob(topic, "b1", 5, now - hour - 1, HOOK_B, 503,
+                        "order 1 timed out after 2 ms at 2026-11-24T01:02:03Z (request 7f3a9c21d4e5)", "{}"),
+                failedJob(topic, "b2", 6, now - 5 * hour, HOOK_B, 503,
+                        "order 3 timed out after 4 ms at 2026-11-24T01:02:03Z (request 7f3a9c21d4e6)", "{}"));
+        List<Job> c = List.of( // another status at the first host, dead after "now": no part of the last hour
+                failedJob(topic, "c1", 7, now + 1_000, HOOK_A, 500,
+                        "order 1 timed out after 2 ms at 2026-11-24T01:02:03Z (request 7f3a9c21d4e5)", "{}"));
+        List<Job> d = List.of( // no HTTP answer at all
+                failedJob(topic, "d1", 8, now - 3 * hour, HOOK_A, null, "connection refused: api.example.com/10.0.0.7:80", "{}"),
+                failedJob(topic, "d2", 9, now - 2 * hour, HOOK_A, null, "connection refused: api.example.com/10.0.0.8:80", "{}"),
+                failedJob(topic, "d3", 10, now - 4 * hour, HOOK_A, null, "connection refused: api.example.com/10.9.0.1:80", "{}"));
+        List<Job> e = List.of( // as many as b, newer
+                failedJob(topic, "e1", 11, now - 1_000, HOOK_C, 503, "HTTP 503 from callback", "{}"),
+                failedJob(topic, "e2", 12, now - 6 * hour, HOOK_C, 503, "HTTP 503 from callback", "{}"));
+        List<Job> f = List.of(failedJob(topic, "f1", 13, now - 7 * hour, HOOK_C, 500, "HTTP 500 from callback", "{}"));
+        List<Job> g = List.of(failedJob(topic, "g1", 14, now - 7 * hour, HOOK_C, 502, "HTTP 502 from callback", "{}"));
+        List<Job> all = new ArrayList<>();
+        for (List<Job> group : List.of(a, b, c, d, e, f, g)) {
+            all.addAll(group);
+            assertThat(group.stream().map(FailureSignature::of).distinct()).as("the fixture's own grouping").hasSize(1);
+        }
+        archive.write(entries(all.toArray(Job[]::new)));
+        // f and g tie on size and newest death: the signature id decides
+        List<FailureSignature> tied = java.util.stream.Stream.of(f, g).map(x -> FailureSignature.of(x.get(0)))
+                .sorted(java.util.Comparator.comparing(FailureSignature::id)).toList();
+
+        List<FailureGroup> groups = archive.failureGroups(DeadLetterQuery.topic(topic), 10, now);
+
+        assertThat(groups).extracting(FailureGroup::signature).containsExactly(signature(a), signature(d),
+                signature(e), signature(b), signature(c), tied.get(0), tied.get(1));
+        assertThat(groups).extracting(FailureGroup::count).containsExactly(4L, 3L, 2L, 2L, 1L, 1L, 1L);
+        assertThat(groups).extracting(FailureGroup::lastHour).containsExactly(3L, 0L, 1L, 0L, 0L, 0L, 0L);
+        FailureGroup groupA = groups.get(0);
+        assertThat(groupA.firstDeadAt()).isEqualTo(now - 2 * hour);
+        assertThat(groupA.lastDeadAt()).isEqualTo(now);
+        assertThat(groupA.example()).as("the newest letter").isEqualTo(archive.deadLetter(DeadLetter.keyOf(a.get(3))).orElseThrow());
+        assertThat(groupA.signature().kind()).isEqualTo("HTTP 503");
+        assertThat(groupA.signature().host()).isEqualTo("api.example.com");
+        assertThat(groups.get(1).example().job().id()).isEqualTo("d2");
+        assertThat(groups.get(1).signature().kind()).isEqualTo("connect");
+        assertThat(groups.get(3).firstDeadAt()).isEqualTo(now - 5 * hour);
+        assertThat(groups.get(3).lastDeadAt()).isEqualTo(now - hour - 1);
+        assertThat(groups.get(4).lastDeadAt()).isEqualTo(now + 1_000);
+        assertThat(archive.countDeadLetters(DeadLetterQuery.topic(topic))).isEqualTo(all.size());
+
+        // at most limit groups; filters narrow what is grouped
+        assertThat(archive.failureGroups(DeadLetterQuery.topic(topic), 2, now)).extracting(FailureGroup::signature)
+                .containsExactly(signature(a), signature(d));
+        assertThat(archive.failureGroups(DeadLetterQuery.topic(topic).withHost("api.example.com"), 10, now))
+                .extracting(FailureGroup::signature).containsExactly(signature(a), signature(d), signature(c));
+        assertThat(archive.failureGroups(DeadLetterQuery.topic(topic).withHttpStatus(503), 10, now))
+                .extracting(FailureGroup::count).containsExactly(4L, 2L, 2L);
+        assertThat(archive.failureGroups(DeadLetterQuery.topic(topic).withIdPrefix("zz"), 10, now)).isEmpty();
+
+        // a replayed newest letter: the group without replayed letters has the next newest as its example
+        assertThat(archive.recordReplay(DeadLetter.keyOf(a.get(3)), 0, new DeadLetter.Replay(1, now, "a4:4:r1", null)))
+                .isTrue();
+        FailureGroup notReplayed = archive.failureGroups(DeadLetterQuery.topic(topic).withReplayed(false), 1, now).get(0);
+        assertThat(notReplayed.signature()).isEqualTo(signature(a));
+        assertThat(notReplayed.count()).isEqualTo(3);
+        assertThat(notReplayed.lastHour()).isEqualTo(2);
+        assertThat(notReplayed.example().job().id()).isEqualTo("a3");
+    }
+
+    /** The group filter lists, counts and purges exactly the letters of that signature. */
+    @Test
+    void theGroupFilterSelectsExactlyTheLettersOfASignature() {
+        String other = StoreFixtures.newTopic();
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            jobs.add(failedJob(topic, "same-" + i, i, 10_000 + i * 1_000, HOOK_A, 503,
+                    "upstream " + (i * 37) + " busy, retry after " + (i + 1) + "s", "{}"));
+            jobs.add(failedJob(topic, "host-" + i, i, 10_500 + i * 1_000, HOOK_B, 503,
+                    "upstream " + i + " busy, retry after 1s", "{}"));
+            jobs.add(failedJob(other, "same-" + i, i, 10_000 + i * 1_000, HOOK_A, 503,
+                    "upstream 1 busy, retry after 1s", "{}"));
+        }
+        archive.write(entries(jobs.toArray(Job[]::new)));
+        String group = FailureSignature.of(jobs.get(0)).id();
+        assertThat(FailureSignature.of(jobs.get(1)).id()).isNotEqualTo(group);
+        assertThat(FailureSignature.of(jobs.get(2)).id()).isEqualTo(group);
+
+        DeadLetterQuery byGroup = DeadLetterQuery.topic(topic).withGroup(group);
+        assertThat(ids(archive.deadLetters(byGroup)))
+                .containsExactly("same-5", "same-4", "same-3", "same-2", "same-1", "same-0");
+        assertThat(walk(byGroup.withLimit(4))).hasSize(6);
+        assertThat(archive.countDeadLetters(byGroup)).isEqualTo(6);
+        assertThat(archive.countDeadLetters(new DeadLetterQuery(null, null, null, null, 1, null, null, null, null,
+                null, null, group))).as("every topic").isGreaterThanOrEqualTo(12);
+        assertThat(archive.deadLetters(DeadLetterQuery.topic(topic).withGroup("000000000000")).items()).isEmpty();
+
+        assertThat(archive.purgeDeadLetters(byGroup)).isEqualTo(6);
+        assertThat(ids(archive.deadLetters(DeadLetterQuery.topic(topic))))
+                .containsExactly("host-5", "host-4", "host-3", "host-2", "host-1", "host-0");
+        assertThat(archive.countDeadLetters(DeadLetterQuery.topic(other).withGroup(group))).isEqualTo(6);
+        assertThat(archive.failureGroups(DeadLetterQuery.topic(topic), 10, 20_000)).singleElement()
+                .satisfies(gr -> {
+                    assertThat(gr.signature()).isEqualTo(FailureSignature.of(jobs.get(1)));
+                    assertThat(gr.count()).isEqualTo(6);
+                });
+    }
+
+    @Test
+    void aBadGroupLimitIsRefused() {
+        assertThatThrownBy(() -> archive.failureGroups(DeadLetterQuery.topic(topic), 0, 1_000))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+    }
+
+    private static FailureSignature signature(List<Job> group) {
+        return FailureSignature.of(group.get(0));
+    }
+
     // ------------------------------------------------------------------ unavailable backend
 
     /**
@@ -699,7 +973,9 @@ public abstract class JobArchiveContract {
                     () -> a.deadLetter(key),
                     () -> a.recordReplay(key, 0, new DeadLetter.Replay(1, 6_000, "x:1000:r1", null)),
                     () -> a.purgeDeadLetters(job.ref()),
-                    () -> a.purgeDeadLetters(DeadLetterQuery.topic(topic)));
+                    () -> a.purgeDeadLetters(DeadLetterQuery.topic(topic)),
+                    () -> a.countDeadLetters(DeadLetterQuery.topic(topic).withHost("api.example.com")),
+                    () -> a.failureGroups(DeadLetterQuery.topic(topic), 10, 5_000));
             for (Runnable call : calls) {
                 assertThatThrownBy(call::run).isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.status()).isEqualTo(StoreStatus.UNAVAILABLE);

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
+import io.delayq.core.Attempt;
 import io.delayq.core.Job;
 import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.archive.FailureSignature;
 import io.dropwizard.jackson.Jackson;
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -21,8 +23,9 @@ import java.util.List;
  * <p>The job goes in as its JSON form (the same Jackson mapping the rest of delayq uses), so a new {@link Job}
  * field is archived without touching this class; the payload stays the producer's exact JSON text, because
  * re-encoding it through BSON could change numbers or {@code $}-keys. Fields queried by the archive ({@code topic},
- * {@code jobId}, {@code deadAt}, {@code replayCount}) sit at the top level, times as BSON dates so a TTL index can
- * use them.
+ * {@code jobId}, {@code deadAt}, {@code replayCount}, and for the dashboard {@code signature}, {@code httpStatus} and
+ * {@code payloadDoc}, a parsed copy of the payload) sit at the top level, times as BSON dates so a TTL index can use
+ * them.
  */
 final class ArchiveDocuments {
     static final String ID = "_id";
@@ -37,6 +40,14 @@ final class ArchiveDocuments {
     static final String REPLAYS = "replays";
     /** Set on a purged dead letter's tombstone, which keeps nothing else but its {@code _id} and {@code expireAt}. */
     static final String PURGED_AT = "purgedAt";
+    /** The letter's {@link FailureSignature}: {@code {id, kind, message, host}}, decided when it is written. */
+    static final String SIGNATURE = "signature";
+    static final String SIGNATURE_ID = SIGNATURE + ".id";
+    static final String SIGNATURE_HOST = SIGNATURE + ".host";
+    /** The last attempt's HTTP status, or null when it got no HTTP answer. */
+    static final String HTTP_STATUS = "httpStatus";
+    /** The payload parsed, for payload filters ({@link PayloadDocument}); null when the payload is no JSON object. */
+    static final String PAYLOAD_DOC = "payloadDoc";
 
     private static final ObjectMapper MAPPER = Jackson.newObjectMapper();
 
@@ -47,13 +58,40 @@ final class ArchiveDocuments {
         return job.finishedAt() != null ? job.finishedAt() : fallback;
     }
 
-    /** The fields of a dead letter that the outbox decides; replays are kept by {@code $setOnInsert}. */
+    /**
+     * The fields of a dead letter that the outbox decides, the queried ones derived from the job among them (its
+     * failure signature, last HTTP status, parsed payload); replays are kept by {@code $setOnInsert}.
+     */
     static Document deadLetterFields(Job job, long now) {
-        return new Document(TOPIC, job.topic())
+        Document fields = new Document(TOPIC, job.topic())
                 .append(JOB_ID, job.id())
                 .append(DEAD_AT, new Date(finishedAt(job, now)))
                 .append(STATE, job.state().name())
                 .append(JOB, jobToDocument(job));
+        fields.putAll(derivedFields(job));
+        return fields;
+    }
+
+    /** What the dashboard's filters and groups query, computed from the job: written with it, or filled in later. */
+    static Document derivedFields(Job job) {
+        FailureSignature signature = FailureSignature.of(job);
+        return new Document(SIGNATURE, new Document("id", signature.id())
+                        .append("kind", signature.kind())
+                        .append("message", signature.message())
+                        .append("host", signature.host()))
+                .append(HTTP_STATUS, lastHttpStatus(job))
+                .append(PAYLOAD_DOC, PayloadDocument.of(job.payload(), MAPPER));
+    }
+
+    private static Integer lastHttpStatus(Job job) {
+        List<Attempt> history = job.history();
+        return history == null || history.isEmpty() ? null : history.get(history.size() - 1).httpStatus();
+    }
+
+    static FailureSignature signature(Document letter) {
+        Document s = letter.get(SIGNATURE, Document.class);
+        return new FailureSignature(s.getString("id"), s.getString("kind"), s.getString("message"),
+                s.getString("host"));
     }
 
     static Document completed(Job job, long now, Duration retention) {
@@ -114,7 +152,8 @@ final class ArchiveDocuments {
                 Updates.set(PURGED_AT, new Date(purgedAt)),
                 Updates.set(EXPIRE_AT, new Date(purgedAt + retention.toMillis())),
                 Updates.unset(TOPIC), Updates.unset(JOB_ID), Updates.unset(DEAD_AT), Updates.unset(STATE),
-                Updates.unset(JOB), Updates.unset(REPLAY_COUNT), Updates.unset(REPLAYS));
+                Updates.unset(JOB), Updates.unset(REPLAY_COUNT), Updates.unset(REPLAYS),
+                Updates.unset(SIGNATURE), Updates.unset(HTTP_STATUS), Updates.unset(PAYLOAD_DOC));
     }
 
     /** Dead letters that have not been purged. */

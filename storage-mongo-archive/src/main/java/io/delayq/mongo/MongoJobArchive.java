@@ -24,6 +24,7 @@ import io.delayq.core.StoreStatus;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.FailureGroup;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
 import io.delayq.migrations.mongo.V1ArchiveCollections;
@@ -77,6 +78,7 @@ public final class MongoJobArchive implements JobArchive {
     private final Duration completedRetention;
     private final Duration tombstoneRetention;
     private final Runnable afterWrite;
+    private final MongoOperatorLog operatorLog;
 
     /**
      * @param database           the archive's database (migrated)
@@ -92,6 +94,7 @@ public final class MongoJobArchive implements JobArchive {
         this.completedRetention = Objects.requireNonNull(completedRetention, "completedRetention");
         this.tombstoneRetention = Objects.requireNonNull(tombstoneRetention, "tombstoneRetention");
         this.afterWrite = afterWrite == null ? () -> { } : afterWrite;
+        this.operatorLog = new MongoOperatorLog(durable, this.tombstoneRetention, this.afterWrite);
     }
 
     public MongoJobArchive(MongoDatabase database, Duration completedRetention, Runnable afterWrite) {
@@ -200,7 +203,7 @@ public final class MongoJobArchive implements JobArchive {
 
     @Override
     public Page<DeadLetter> deadLetters(DeadLetterQuery query) {
-        List<Bson> filters = new ArrayList<>(filters(query));
+        List<Bson> filters = new ArrayList<>(List.of(DeadLetterFilters.of(query)));
         if (query.cursor() != null) {
             var after = DeadLetterCursor.decode(query.cursor());
             Date at = new Date(after.deadAt());
@@ -254,7 +257,30 @@ public final class MongoJobArchive implements JobArchive {
 
     @Override
     public long purgeDeadLetters(DeadLetterQuery filter) {
-        return purge("purge dead letters", Filters.and(filters(filter)));
+        return purge("purge dead letters", DeadLetterFilters.of(filter));
+    }
+
+    @Override
+    public long countDeadLetters(DeadLetterQuery filter) {
+        return read("count dead letters", () -> deadLetters.countDocuments(DeadLetterFilters.of(filter)));
+    }
+
+    /** Grouped by the server ({@link FailureGroups}); the signature fields are written with each letter. */
+    @Override
+    public List<FailureGroup> failureGroups(DeadLetterQuery filter, int limit, long nowMs) {
+        return read("group dead letters by failure", () -> new FailureGroups(deadLetters).of(filter, limit, nowMs));
+    }
+
+    /**
+     * Gives the dead letters written without the dashboard's fields (before this version, or by an older instance)
+     * their failure signature, last status and parsed payload, in batches ({@link SignatureBackfill}). The factory
+     * runs it at start-up.
+     *
+     * @return how many letters it changed
+     */
+    public long signUnsignedDeadLetters() {
+        return mutate("compute the failure signatures of older dead letters",
+                () -> SignatureBackfill.run(deadLetters, afterWrite));
     }
 
     /** Turns the (live) dead letters matching {@code filter} into tombstones (see the class comment). */
@@ -292,27 +318,13 @@ public final class MongoJobArchive implements JobArchive {
     }
 
     @Override
-    public void close() {
-        // The client belongs to whoever built it (the factory's lifecycle closes it).
+    public MongoOperatorLog operatorLog() {
+        return operatorLog;
     }
 
-    /** The query's filters, over dead letters that have not been purged. */
-    private static List<Bson> filters(DeadLetterQuery query) {
-        List<Bson> filters = new ArrayList<>();
-        filters.add(ArchiveDocuments.live());
-        if (query.topic() != null) {
-            filters.add(Filters.eq(TOPIC, query.topic()));
-        }
-        if (query.fromMs() != null) {
-            filters.add(Filters.gte(DEAD_AT, new Date(query.fromMs())));
-        }
-        if (query.toMs() != null) {
-            filters.add(Filters.lt(DEAD_AT, new Date(query.toMs())));
-        }
-        if (query.replayed() != null) {
-            filters.add(query.replayed() ? Filters.gt(REPLAY_COUNT, 0) : Filters.eq(REPLAY_COUNT, 0));
-        }
-        return filters;
+    @Override
+    public void close() {
+        // The client belongs to whoever built it (the factory's lifecycle closes it).
     }
 
     private <T> T mutate(String what, Supplier<T> action) {

@@ -156,6 +156,7 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
                 java.time.Duration.ofMillis(completedRetention.toMilliseconds()),
                 java.time.Duration.ofMillis(tombstoneRetention.toMilliseconds()),
                 embedded == null ? null : embedded::commit);
+        signUnsigned(archive);
         lifecycle.manage(new Managed() {
             @Override
             public void stop() {
@@ -210,13 +211,31 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
         }
     }
 
-    /** Applies missing migrations and logs what ran. */
+    /**
+     * Applies missing migrations and logs what ran; then makes sure of the dashboard's dead-letter indexes
+     * ({@link DeadLetterIndexes}: {@code createIndex}, nothing to do when they are there).
+     */
     public static List<AppliedMigration> migrate(MongoDatabase database) {
         List<AppliedMigration> ran = Migrations.apply(database);
+        DeadLetterIndexes.ensure(database);
         if (!ran.isEmpty()) {
             LOG.info("Archive schema migrated: applied {}", ran);
         }
         return ran;
+    }
+
+    /**
+     * Dead letters written before failure signatures get theirs now, so that they are grouped and filtered like the
+     * others. An archive that cannot be reached is no reason not to start (the archiver waits for it): logged, and
+     * done at the next start.
+     */
+    private static void signUnsigned(MongoJobArchive archive) {
+        try {
+            archive.signUnsignedDeadLetters();
+        } catch (RuntimeException e) {
+            LOG.warn("Could not compute the failure signatures of older dead letters; they are left out of failure"
+                    + " groups and of host, status, group and payload filters until the next start: {}", e.toString());
+        }
     }
 
     private static void expire(MongoJobArchive archive) {
@@ -224,9 +243,11 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
             long now = System.currentTimeMillis();
             archive.expireCompleted(now);
             archive.expireTombstones(now);
+            // The embedded server has no TTL monitor: operator records past their retention go here too.
+            archive.operatorLog().expire(now);
         } catch (RuntimeException e) {
-            LOG.warn("Could not remove completed jobs and tombstones past their retention; will try again: {}",
-                    e.toString());
+            LOG.warn("Could not remove completed jobs, tombstones and operator records past their retention; will try"
+                    + " again: {}", e.toString());
         }
     }
 

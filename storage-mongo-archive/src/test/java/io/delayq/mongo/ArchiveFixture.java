@@ -9,7 +9,6 @@ import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.JobState;
 import io.delayq.core.OutboxEntry;
-import io.delayq.migrations.Migrations;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +29,7 @@ final class ArchiveFixture implements AutoCloseable {
         this.embedded = embedded;
         this.client = client;
         this.database = database;
-        Migrations.apply(database);
+        MongoJobArchiveFactory.migrate(database);
         this.archive = new MongoJobArchive(database, Duration.ofDays(7), embedded == null ? null : embedded::commit);
     }
 

@@ -227,6 +227,23 @@ class DeadLetterReplayerTest {
         assertThat(store.find(replayOf(first, 2))).isPresent();
     }
 
+    /** A bulk replay takes the dashboard's filters as a listing does: here, only ids with the prefix. */
+    @Test
+    void bulkReplayReplaysOnlyWhatTheDashboardsFiltersMatch() {
+        String topic = newTopic();
+        DeadLetter kept = deadLetter(topic, "keep-0");
+        DeadLetter first = deadLetter(topic, "take-0");
+        DeadLetter second = deadLetter(topic, "take-1");
+
+        var taken = replayer(0).replayAll(DeadLetterQuery.topic(topic).withIdPrefix("take-"), null, false, 1000);
+
+        assertThat(taken.replayed()).isEqualTo(2);
+        assertThat(store.find(replayOf(first, 1))).isPresent();
+        assertThat(store.find(replayOf(second, 1))).isPresent();
+        assertThat(store.find(replayOf(kept, 1))).isEmpty();
+        assertThat(fixture.archive.deadLetter(kept.key()).orElseThrow().replayCount()).isZero();
+    }
+
     /**
      * Issue 12 #5: one dead letter that cannot be replayed (its replay id is taken by another job) does not stop a bulk
      * replay: the letters after it are replayed, and the answer says which one failed and why; a retry replays

@@ -47,6 +47,22 @@ public final class ArchiveFixtures {
                 createdAt, deadAt, "HTTP 503 from callback", history);
     }
 
+    /**
+     * A job that died at {@code deadAt} as {@link #deadJob} does, but pushed to {@code callbackUrl} with
+     * {@code payload}, whose last attempt failed with {@code error} and {@code httpStatus} ({@code null}: no HTTP
+     * answer, e.g. a refused connection). An earlier attempt got another status, so that only the last one can be
+     * what a status filter or a failure signature reads.
+     */
+    public static Job failedJob(String topic, String id, long createdAt, long deadAt, String callbackUrl,
+                                Integer httpStatus, String error, String payload) {
+        List<Attempt> history = List.of(
+                new Attempt(1, deadAt - 200, "HTTP 418 from callback", 418),
+                new Attempt(2, deadAt - 100, "connection refused", null),
+                new Attempt(3, deadAt, error, httpStatus));
+        return new Job(topic, id, payload, deadAt - 300, JobState.DEAD, 3, 3, null, Callback.of(callbackUrl), 5_000L,
+                false, Delivery.PUSH, createdAt, deadAt, error, history);
+    }
+
     /** A pull job delivered at its first attempt and acknowledged at {@code finishedAt}. */
     public static Job succeededJob(String topic, String id, long createdAt, long finishedAt) {
         return new Job(topic, id, "{\"done\":true}", createdAt, JobState.SUCCEEDED, 1, 3, null, null, null, false,

@@ -7,10 +7,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.delayq.core.Attempt;
 import io.delayq.core.Job;
 import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.archive.FailureGroup;
+import io.delayq.core.archive.FailureSignature;
 import org.jdbi.v3.core.Jdbi;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 
@@ -31,16 +36,47 @@ final class ArchiveRows {
 
     void register(Jdbi jdbi) {
         jdbi.registerRowMapper(Job.class, (rs, ctx) -> job(rs.getString("job"), rs.getString(PAYLOAD)));
-        jdbi.registerRowMapper(DeadLetter.class, (rs, ctx) -> {
-            String key = rs.getString("key");
-            try {
-                return new DeadLetter(key, job(rs.getString("job"), rs.getString(PAYLOAD)), rs.getLong("dead_at_ms"),
-                        rs.getInt("replay_count"), mapper.readValue(rs.getString("replays"), REPLAYS));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("dead letter " + key + " has replays this version cannot read: "
-                        + e.getOriginalMessage(), e);
-            }
-        });
+        jdbi.registerRowMapper(DeadLetter.class, (rs, ctx) -> deadLetter(rs));
+        jdbi.registerRowMapper(FailureGroup.class, (rs, ctx) -> new FailureGroup(
+                new FailureSignature(rs.getString("signature_id"), rs.getString("signature_kind"),
+                        rs.getString("signature_message"), rs.getString("signature_host")),
+                rs.getLong("count"), rs.getLong("last_hour"), rs.getLong("first_dead_at_ms"),
+                rs.getLong("last_dead_at_ms"), deadLetter(rs)));
+        jdbi.registerRowMapper(UnsignedLetter.class, (rs, ctx) -> new UnsignedLetter(rs.getString("key"),
+                rs.getString("job"), rs.getString(PAYLOAD)));
+    }
+
+    private DeadLetter deadLetter(ResultSet rs) throws SQLException {
+        String key = rs.getString("key");
+        try {
+            return new DeadLetter(key, job(rs.getString("job"), rs.getString(PAYLOAD)), rs.getLong("dead_at_ms"),
+                    rs.getInt("replay_count"), mapper.readValue(rs.getString("replays"), REPLAYS));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("dead letter " + key + " has replays this version cannot read: "
+                    + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** A letter archived without a failure signature, as stored: read in Java to compute it. */
+    record UnsignedLetter(String key, String jobJson, String payload) {
+    }
+
+    /**
+     * What the dashboard queries of a dead job (V5's columns), as PostgreSQL can hold it: its failure signature and
+     * its last attempt's HTTP status. A NUL (possible in a Redis store's error text) becomes U+FFFD, as in
+     * {@link #jobJson}; the id is computed from the text as it was.
+     */
+    record Signed(String id, String kind, String message, String host, Integer httpStatus) {
+        static Signed of(Job job) {
+            FailureSignature s = FailureSignature.of(job);
+            List<Attempt> history = job.history();
+            Integer status = history == null || history.isEmpty() ? null : history.get(history.size() - 1).httpStatus();
+            return new Signed(s.id(), noNul(s.kind()), noNul(s.message()), noNul(s.host()), status);
+        }
+
+        private static String noNul(String text) {
+            return text.replace('\0', '\uFFFD');
+        }
     }
 
     /**

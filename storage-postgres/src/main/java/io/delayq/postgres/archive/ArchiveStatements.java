@@ -2,6 +2,7 @@ package io.delayq.postgres.archive;
 
 import io.delayq.core.Job;
 import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.archive.FailureGroup;
 import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.customizer.BindMap;
 import org.jdbi.v3.sqlobject.customizer.Define;
@@ -24,7 +25,9 @@ interface ArchiveStatements {
     @SqlQuery
     int write(@Bind("deadKeys") String[] deadKeys, @Bind("deadTopics") String[] deadTopics,
               @Bind("deadIds") String[] deadIds, @Bind("deadAtMs") Long[] deadAtMs, @Bind("deadJobs") String[] deadJobs,
-              @Bind("deadPayloads") String[] deadPayloads,
+              @Bind("deadPayloads") String[] deadPayloads, @Bind("deadSignatureIds") String[] deadSignatureIds,
+              @Bind("deadKinds") String[] deadKinds, @Bind("deadMessages") String[] deadMessages,
+              @Bind("deadHosts") String[] deadHosts, @Bind("deadStatuses") Integer[] deadStatuses,
               @Bind("doneKeys") String[] doneKeys, @Bind("doneTopics") String[] doneTopics,
               @Bind("doneIds") String[] doneIds, @Bind("doneStates") String[] doneStates,
               @Bind("doneAtMs") Long[] doneAtMs, @Bind("doneJobs") String[] doneJobs,
@@ -36,6 +39,23 @@ interface ArchiveStatements {
     @SqlQuery
     List<DeadLetter> deadLetters(@Define("filter") String conditions, @BindMap Map<String, Object> filterBinds,
                                  @Bind("limit") int limit);
+
+    @SqlQuery
+    long countDeadLetters(@Define("filter") String conditions, @BindMap Map<String, Object> filterBinds);
+
+    @SqlQuery
+    List<FailureGroup> failureGroups(@Define("filter") String conditions, @BindMap Map<String, Object> filterBinds,
+                                     @Bind("hourAgoMs") long hourAgoMs, @Bind("nowMs") long nowMs,
+                                     @Bind("limit") int limit);
+
+    @SqlQuery
+    List<ArchiveRows.UnsignedLetter> unsignedDeadLetters(@Bind("after") String after, @Bind("batch") int batch);
+
+    /** How many letters were signed. */
+    @SqlUpdate
+    int sign(@Bind("keys") String[] keys, @Bind("signatureIds") String[] signatureIds, @Bind("kinds") String[] kinds,
+             @Bind("messages") String[] messages, @Bind("hosts") String[] hosts,
+             @Bind("statuses") Integer[] statuses);
 
     @SqlQuery
     Optional<DeadLetter> deadLetterOfJob(@Bind("topic") String topic, @Bind("id") String id);

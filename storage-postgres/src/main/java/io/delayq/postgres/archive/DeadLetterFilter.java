@@ -15,7 +15,9 @@ import java.util.Map;
  *
  * @param conditions {@code AND …} fragments, or empty
  * @param binds      the value of each bind the conditions name ({@code topic}, {@code id}, {@code fromMs},
- *                   {@code toMs}, {@code replayed}, {@code afterDeadAtMs}, {@code afterKey})
+ *                   {@code toMs}, {@code replayed}, {@code host}, {@code httpStatus}, {@code idFrom}, {@code idTo},
+ *                   {@code idPrefix}, {@code payloadText}, {@code payloadLiteral}, {@code group},
+ *                   {@code afterDeadAtMs}, {@code afterKey})
  */
 record DeadLetterFilter(String conditions, Map<String, Object> binds) {
     /**
@@ -35,7 +37,7 @@ record DeadLetterFilter(String conditions, Map<String, Object> binds) {
         return of(query, after);
     }
 
-    /** The listing's filters without its cursor (a purge ignores limit and cursor). */
+    /** The listing's filters without its cursor (a purge, a count and the groups ignore limit and cursor). */
     static DeadLetterFilter purge(DeadLetterQuery query) {
         return of(query, null);
     }
@@ -64,6 +66,32 @@ record DeadLetterFilter(String conditions, Map<String, Object> binds) {
             sql.append(" AND replayed = :replayed");
             binds.put("replayed", query.replayed());
         }
+        if (query.host() != null) {
+            sql.append(" AND signature_host = :host");
+            binds.put("host", query.host());
+        }
+        if (query.httpStatus() != null) {
+            sql.append(" AND http_status = :httpStatus");
+            binds.put("httpStatus", query.httpStatus());
+        }
+        if (query.idPrefix() != null) {
+            idPrefix(query.idPrefix(), sql, binds);
+        }
+        if (query.payloadField() != null) {
+            // a containment each form of the value, through the GIN index (a BitmapOr of the two)
+            PayloadContainment forms = PayloadContainment.of(query.payloadField(), query.payloadValue());
+            sql.append(" AND (payload_doc @> CAST(:payloadText AS jsonb)");
+            binds.put("payloadText", forms.asString());
+            if (forms.asLiteral() != null) {
+                sql.append(" OR payload_doc @> CAST(:payloadLiteral AS jsonb)");
+                binds.put("payloadLiteral", forms.asLiteral());
+            }
+            sql.append(")");
+        }
+        if (query.group() != null) {
+            sql.append(" AND signature_id = :group");
+            binds.put("group", query.group());
+        }
         if (after != null) {
             // a row comparison in the index's order: the next page starts right below the cursor's letter
             sql.append(" AND (dead_at, key) < (delayq_ts(:afterDeadAtMs), :afterKey)");
@@ -73,7 +101,40 @@ record DeadLetterFilter(String conditions, Map<String, Object> binds) {
         return new DeadLetterFilter(sql.toString(), binds);
     }
 
-    private static long clamp(long ms) {
+    /**
+     * Ids starting with the prefix, as a range of the "C"-collated id column (byte order of UTF-8, which is code point
+     * order): from the prefix itself to the next string of its length, so that an index serves it and no character of
+     * the prefix means anything but itself (as it would in LIKE).
+     */
+    private static void idPrefix(String prefix, StringBuilder sql, Map<String, Object> binds) {
+        String end = successor(prefix);
+        sql.append(" AND id >= :idFrom");
+        binds.put("idFrom", prefix);
+        if (end != null) {
+            sql.append(" AND id < :idTo");
+            binds.put("idTo", end);
+        } else { // only the last code point there is: no string of this length comes after it
+            sql.append(" AND starts_with(id, :idPrefix)");
+            binds.put("idPrefix", prefix);
+        }
+    }
+
+    /** The least string of the prefix's length greater than it, or null when there is none. */
+    static String successor(String prefix) {
+        int[] points = prefix.codePoints().toArray();
+        for (int i = points.length - 1; i >= 0; i--) {
+            int next = points[i] + 1;
+            if (next == Character.MIN_SURROGATE) {
+                next = Character.MAX_SURROGATE + 1; // surrogates are no characters of their own
+            }
+            if (next <= Character.MAX_CODE_POINT) {
+                return new String(points, 0, i) + Character.toString(next);
+            }
+        }
+        return null;
+    }
+
+    static long clamp(long ms) {
         return Math.max(MIN_MS, Math.min(MAX_MS, ms));
     }
 }

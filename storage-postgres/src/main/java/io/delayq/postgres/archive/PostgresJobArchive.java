@@ -11,6 +11,7 @@ import io.delayq.core.StoreStatus;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.FailureGroup;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
 import io.dropwizard.jackson.Jackson;
@@ -55,13 +56,20 @@ public final class PostgresJobArchive implements JobArchive {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresJobArchive.class);
     /** Letters per purge statement: a purge of a whole topic is many short transactions, not one long one. */
     static final int PURGE_BATCH = 1_000;
+    /** Letters per batch of the signature backfill; the reaper signs at most one batch per pass. */
+    static final int SIGN_BATCH = 500;
+    /** Most failure groups one call answers. */
+    static final int MAX_GROUPS = 1_000;
+    private static final long HOUR_MS = 3_600_000L;
 
     private final ArchiveStatements statements;
+    private final SignatureBackfill backfill;
     private final ArchiveRows rows = new ArchiveRows(Jackson.newObjectMapper());
     private final PostgresArchiveOptions options;
     private final ScheduledExecutorService reaper;
     private final Meter reapedCompleted;
     private final Meter reapedTombstones;
+    private final PostgresOperatorLog operatorLog;
     private volatile Runnable onClose = () -> { };
 
     /**
@@ -74,6 +82,7 @@ public final class PostgresJobArchive implements JobArchive {
         Jdbi jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin()).installPlugin(new PostgresPlugin());
         rows.register(jdbi);
         this.statements = jdbi.onDemand(ArchiveStatements.class);
+        this.backfill = new SignatureBackfill(statements, rows);
         this.options = options;
         this.reapedCompleted = metrics.meter(REAPED_COMPLETED_METER);
         this.reapedTombstones = metrics.meter(REAPED_TOMBSTONES_METER);
@@ -84,6 +93,7 @@ public final class PostgresJobArchive implements JobArchive {
         });
         long every = options.reaperInterval().toMillis();
         reaper.scheduleWithFixedDelay(this::reap, every, every, TimeUnit.MILLISECONDS);
+        this.operatorLog = new PostgresOperatorLog(jdbi, options, reaper);
     }
 
     /**
@@ -130,6 +140,7 @@ public final class PostgresJobArchive implements JobArchive {
         Columns c = new Columns(done);
         call("write " + entries.size() + " finished jobs", () -> statements.write(
                 d.keys, d.topics, d.ids, d.finishedAt, d.jobs, d.payloads,
+                d.signatureIds, d.kinds, d.messages, d.hosts, d.statuses,
                 c.keys, c.topics, c.ids, c.states, c.finishedAt, c.jobs, c.payloads,
                 options.completedRetention().toMillis()));
     }
@@ -143,6 +154,12 @@ public final class PostgresJobArchive implements JobArchive {
         final Long[] finishedAt;
         final String[] jobs;
         final String[] payloads;
+        // what the dashboard queries (V5), for dead letters
+        final String[] signatureIds;
+        final String[] kinds;
+        final String[] messages;
+        final String[] hosts;
+        final Integer[] statuses;
 
         Columns(Map<String, Job> byKey) {
             int n = byKey.size();
@@ -153,6 +170,11 @@ public final class PostgresJobArchive implements JobArchive {
             finishedAt = new Long[n];
             jobs = new String[n];
             payloads = new String[n];
+            signatureIds = new String[n];
+            kinds = new String[n];
+            messages = new String[n];
+            hosts = new String[n];
+            statuses = new Integer[n];
             int i = 0;
             for (Job job : byKey.values()) {
                 topics[i] = job.topic();
@@ -161,6 +183,14 @@ public final class PostgresJobArchive implements JobArchive {
                 finishedAt[i] = job.finishedAt(); // null: the database's now
                 jobs[i] = rows.jobJson(job);
                 payloads[i] = job.payload();
+                if (job.state() == JobState.DEAD) {
+                    ArchiveRows.Signed signed = ArchiveRows.Signed.of(job);
+                    signatureIds[i] = signed.id();
+                    kinds[i] = signed.kind();
+                    messages[i] = signed.message();
+                    hosts[i] = signed.host();
+                    statuses[i] = signed.httpStatus();
+                }
                 i++;
             }
         }
@@ -218,6 +248,41 @@ public final class PostgresJobArchive implements JobArchive {
     }
 
     @Override
+    public long countDeadLetters(DeadLetterQuery filter) {
+        DeadLetterFilter conditions = DeadLetterFilter.purge(filter);
+        return call("count dead letters",
+                () -> statements.countDeadLetters(conditions.conditions(), conditions.binds()));
+    }
+
+    /** One statement: GROUP BY on the signature columns written with each letter (failureGroups.sql). */
+    @Override
+    public List<FailureGroup> failureGroups(DeadLetterQuery filter, int limit, long nowMs) {
+        if (limit < 1 || limit > MAX_GROUPS) {
+            throw new IllegalArgumentException("group limit is " + limit + "; use 1 to " + MAX_GROUPS);
+        }
+        DeadLetterFilter conditions = DeadLetterFilter.purge(filter);
+        long now = DeadLetterFilter.clamp(nowMs);
+        return call("group dead letters by failure", () -> statements.failureGroups(conditions.conditions(),
+                conditions.binds(), DeadLetterFilter.clamp(now - HOUR_MS), now, limit));
+    }
+
+    /**
+     * Signs every dead letter archived without a failure signature (before V5, or by an older instance), in batches
+     * of {@value #SIGN_BATCH} ({@link SignatureBackfill}). The factory runs it when the archive starts, and each
+     * reaper pass signs a batch of what an older instance may have written since.
+     *
+     * @return how many letters it signed
+     */
+    public long signUnsignedDeadLetters() {
+        return signUnsignedDeadLetters(SIGN_BATCH);
+    }
+
+    long signUnsignedDeadLetters(int batch) {
+        return call("compute the failure signatures of older dead letters",
+                () -> backfill.run(batch, Integer.MAX_VALUE));
+    }
+
+    @Override
     public Optional<DeadLetter> deadLetter(JobRef ref) {
         return call("find the dead letter of " + ref, () -> statements.deadLetterOfJob(ref.topic(), ref.id()));
     }
@@ -245,6 +310,7 @@ public final class PostgresJobArchive implements JobArchive {
                     PostgresArchiveOptions.REAPER_STATEMENTS_PER_PASS));
             reapedTombstones.mark(drain(() -> statements.reapTombstones(null, options.reaperBatch()),
                     PostgresArchiveOptions.REAPER_STATEMENTS_PER_PASS));
+            backfill.run(SIGN_BATCH, 1);
         } catch (RuntimeException e) {
             LOG.debug("archive reaper pass failed, retried at the next one: {}", e.toString());
         }
@@ -272,6 +338,11 @@ public final class PostgresJobArchive implements JobArchive {
             }
         }
         return total;
+    }
+
+    @Override
+    public io.delayq.core.archive.OperatorLog operatorLog() {
+        return operatorLog;
     }
 
     @Override

@@ -20,6 +20,8 @@ import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.List;
@@ -50,6 +52,7 @@ import java.util.concurrent.TimeUnit;
  */
 @JsonTypeName("postgres")
 public class PostgresJobArchiveFactory implements JobArchiveFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresJobArchiveFactory.class);
 
     /** Null until configured or taken from the store ({@link #useStoreDatabase}). */
     @Valid
@@ -121,10 +124,25 @@ public class PostgresJobArchiveFactory implements JobArchiveFactory {
             }
             PostgresJobArchive archive = new PostgresJobArchive(pool.dataSource(), options(), metrics);
             archive.onClose(pool::close);
+            signUnsigned(archive);
             return archive;
         } catch (RuntimeException e) {
             pool.close();
             throw e;
+        }
+    }
+
+    /**
+     * Dead letters archived before failure signatures get theirs now, so that they are grouped and filtered like the
+     * others. Not being able to is no reason not to start (the archiver waits for the database): logged, and left to
+     * the reaper's passes.
+     */
+    private static void signUnsigned(PostgresJobArchive archive) {
+        try {
+            archive.signUnsignedDeadLetters();
+        } catch (RuntimeException e) {
+            LOG.warn("Could not compute the failure signatures of older dead letters yet; the reaper will: {}",
+                    e.toString());
         }
     }
 

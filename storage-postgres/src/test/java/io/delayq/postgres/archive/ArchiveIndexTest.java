@@ -73,6 +73,13 @@ class ArchiveIndexTest {
                 }
                 archive.purgeDeadLetters(new JobRef(topic, "j99"));
             }
+            // The planned topic has letters too, so that its statistics tell its index from the job index (with no
+            // rows both estimate one and tie, and which one wins then depends on what other tests left behind).
+            List<Job> planned = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                planned.add(ArchiveFixtures.deadJob("t-plan", "p" + i, 1_000 + i, 10_000 + i * 100L));
+            }
+            archive.write(ArchiveFixtures.entries(planned.toArray(Job[]::new)));
         }
         connection = DriverManager.getConnection(TestPostgres.sharedJdbcUrl(), TestPostgres.user(),
                 TestPostgres.password());
@@ -154,6 +161,68 @@ class ArchiveIndexTest {
         }
     }
 
+    /** The dashboard's filters (V5): host, status and group lead indexes in the listing's order, as topic does. */
+    @Test
+    void theDashboardsFiltersHaveTheirIndexes() throws Exception {
+        assertListingUses("delayq_dead_letters_host", DeadLetterQuery.all().withHost("hooks.example.com"));
+        assertListingUses("delayq_dead_letters_status", DeadLetterQuery.all().withHttpStatus(503));
+        assertListingUses("delayq_dead_letters_signature", DeadLetterQuery.all().withGroup("0123456789ab"));
+        try (Statement s = connection.createStatement()) {
+            // a prefix matches ids in id order, not the listing's: its few letters are then sorted
+            s.execute("SET enable_sort = on");
+            try {
+                String prefix = listingPlan(DeadLetterQuery.all().withIdPrefix("j42"));
+                assertThat(prefix).contains("delayq_dead_letters_id ").doesNotContain("Seq Scan");
+                assertThat(indexCondition(prefix)).as("an id prefix is a range of the id index: %s", prefix)
+                        .contains("id >= 'j42'", "id < 'j43'");
+            } finally {
+                s.execute("SET enable_sort = off");
+            }
+        }
+        assertThat(countPlan(DeadLetterQuery.all().withHost("hooks.example.com"))).contains("delayq_dead_letters_host")
+                .doesNotContain("Seq Scan");
+        try (Statement s = connection.createStatement()) {
+            // a GIN index is read through a bitmap, and what it matched is then sorted into the listing's order
+            s.execute("SET enable_bitmapscan = on");
+            s.execute("SET enable_sort = on");
+            try {
+                assertThat(listingPlan(DeadLetterQuery.all().withPayload("orderId", "42")))
+                        .contains("delayq_dead_letters_payload").doesNotContain("Seq Scan");
+            } finally {
+                s.execute("SET enable_bitmapscan = off");
+                s.execute("SET enable_sort = off");
+            }
+        }
+    }
+
+    /**
+     * Groups: over every letter, the GROUP BY and each example read the signature index (an example is the top of its
+     * group's range); narrowed to a topic, the topic's letters are read through a topic index.
+     */
+    @Test
+    void failureGroupsReadIndexesOnly() throws Exception {
+        assertThat(groupsPlan(DeadLetterQuery.all())).contains("delayq_dead_letters_signature")
+                .doesNotContain("Seq Scan");
+        assertThat(groupsPlan(DeadLetterQuery.topic("t-plan"))).containsPattern("delayq_dead_letters_(topic|job)")
+                .doesNotContain("Seq Scan");
+        assertThat(groupsPlan(DeadLetterQuery.all().withHttpStatus(503))).contains("delayq_dead_letters_status")
+                .doesNotContain("Seq Scan");
+    }
+
+    private static String countPlan(DeadLetterQuery query) throws Exception {
+        return plan(statement("countDeadLetters").replace("<filter>", DeadLetterFilter.purge(query).conditions()),
+                DeadLetterFilter.purge(query).binds());
+    }
+
+    private static String groupsPlan(DeadLetterQuery query) throws Exception {
+        DeadLetterFilter filter = DeadLetterFilter.purge(query);
+        Map<String, Object> binds = new java.util.HashMap<>(filter.binds());
+        binds.put("hourAgoMs", 1_000L);
+        binds.put("nowMs", 5_000L);
+        return plan(statement("failureGroups").replace("<filter>", filter.conditions()), binds);
+    }
+
+
     private static void assertListingUses(String index, DeadLetterQuery query) throws Exception {
         String plan = listingPlan(query);
         assertThat(plan).as("%s%n%s", query, plan).contains("Index Scan using " + index + " ")
@@ -161,7 +230,8 @@ class ArchiveIndexTest {
     }
 
     private static String listingPlan(DeadLetterQuery query) throws Exception {
-        return plan(statement("deadLetters").replace("<filter>", DeadLetterFilter.listing(query).conditions()));
+        DeadLetterFilter filter = DeadLetterFilter.listing(query);
+        return plan(statement("deadLetters").replace("<filter>", filter.conditions()), filter.binds());
     }
 
     private static String indexCondition(String plan) {
@@ -180,10 +250,17 @@ class ArchiveIndexTest {
     }
 
     private static String plan(String sql) throws SQLException {
+        return plan(sql, Map.of());
+    }
+
+    /** The plan with each bind replaced by its value in {@code binds} (a filter's own), else in {@link #VALUES}. */
+    private static String plan(String sql, Map<String, Object> binds) throws SQLException {
         Matcher m = BIND.matcher(sql);
         StringBuilder literal = new StringBuilder();
         while (m.find()) {
-            String value = VALUES.get(m.group(1));
+            Object bound = binds.get(m.group(1));
+            String value = bound instanceof String text ? "'" + text.replace("'", "''") + "'"
+                    : bound != null ? String.valueOf(bound) : VALUES.get(m.group(1));
             assertThat(value).as("a value for :%s", m.group(1)).isNotNull();
             m.appendReplacement(literal, Matcher.quoteReplacement(value));
         }

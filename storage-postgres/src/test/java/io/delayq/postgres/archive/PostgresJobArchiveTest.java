@@ -6,6 +6,7 @@ import io.delayq.core.JobState;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.FailureSignature;
 import io.delayq.core.testing.Await;
 import io.delayq.postgres.testing.TestPostgres;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +28,7 @@ import static io.delayq.core.testing.ArchiveFixtures.PAYLOAD;
 import static io.delayq.core.testing.ArchiveFixtures.deadJob;
 import static io.delayq.core.testing.ArchiveFixtures.entries;
 import static io.delayq.core.testing.ArchiveFixtures.entry;
+import static io.delayq.core.testing.ArchiveFixtures.failedJob;
 import static io.delayq.core.testing.ArchiveFixtures.succeededJob;
 import static io.delayq.core.testing.StoreFixtures.newTopic;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -191,6 +193,70 @@ class PostgresJobArchiveTest {
             reaping.close();
         }
         assertThat(reaperThreads()).as("the reaper stopped with its archive").isEqualTo(before);
+    }
+
+    /** The dashboard's columns (V5) are written with the letter, from FailureSignature.of(job) and the last attempt. */
+    @Test
+    void aDeadLetterRowCarriesItsSignatureAndLastStatus() throws Exception {
+        Job job = failedJob(topic, "sig", 1_000, 5_000, "https://API.example.com:8443/x", 503, "busy for 20 ms", "{}");
+        Job refused = failedJob(topic, "refused", 1_000, 5_000, "http://h.example.com/", null, "connection refused",
+                "{}");
+        archive.write(entries(job, refused));
+
+        Map<String, Object> row = row("SELECT signature_id, signature_kind, signature_message, signature_host,"
+                + " http_status FROM delayq_dead_letters WHERE key = ?", DeadLetter.keyOf(job));
+        assertThat(row).containsExactlyInAnyOrderEntriesOf(Map.of("signature_id", FailureSignature.of(job).id(),
+                "signature_kind", "HTTP 503", "signature_message", "busy for # ms",
+                "signature_host", "api.example.com:8443", "http_status", 503));
+        Map<String, Object> noAnswer = row("SELECT signature_kind, signature_host, http_status FROM delayq_dead_letters"
+                + " WHERE key = ?", DeadLetter.keyOf(refused));
+        assertThat(noAnswer).containsExactlyInAnyOrderEntriesOf(Map.of("signature_kind", "connect",
+                "signature_host", "h.example.com"));
+    }
+
+    /**
+     * Letters archived before V5 have no signature: no group nor host, status or group filter finds them until the
+     * archive signs them (at start-up, and a batch per reaper pass), once; an unreadable one is passed over.
+     */
+    @Test
+    void lettersArchivedWithoutASignatureAreSignedInBatches() throws Exception {
+        archive.close(); // one whose reaper signs nothing while this test looks
+        archive = connect(PostgresArchiveOptions.defaults().withReaperInterval(Duration.ofHours(1)));
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 11; i++) { // batches of 4: two full and one part
+            jobs.add(failedJob(topic, "old-" + i, 1_000 + i, 10_000 + i, "http://old.example.com/cb", 502,
+                    "bad gateway after " + i + " ms", "{\"n\":" + i + "}"));
+        }
+        archive.write(entries(jobs.toArray(Job[]::new)));
+        execute("UPDATE delayq_dead_letters SET signature_id = NULL, signature_kind = NULL, signature_message = NULL,"
+                + " signature_host = NULL, http_status = NULL WHERE topic = ?", topic);
+        execute("INSERT INTO delayq_dead_letters (key, topic, id, dead_at, replay_count, replays, job, payload)"
+                + " VALUES (? || '/broken/1', 'x', 'broken', now(), 0, '[]', '\"not a job\"', '{}')", topic);
+        DeadLetterQuery byHost = DeadLetterQuery.topic(topic).withHost("old.example.com");
+        assertThat(archive.countDeadLetters(byHost)).isZero();
+        assertThat(archive.failureGroups(DeadLetterQuery.topic(topic), 10, 20_000)).isEmpty();
+
+        assertThat(archive.signUnsignedDeadLetters(4)).isEqualTo(jobs.size());
+
+        assertThat(archive.countDeadLetters(byHost)).isEqualTo(jobs.size());
+        assertThat(archive.countDeadLetters(DeadLetterQuery.topic(topic).withHttpStatus(502))).isEqualTo(jobs.size());
+        assertThat(archive.failureGroups(DeadLetterQuery.topic(topic), 10, 20_000)).singleElement().satisfies(g -> {
+            assertThat(g.signature()).isEqualTo(FailureSignature.of(jobs.get(0)));
+            assertThat(g.count()).isEqualTo(jobs.size());
+        });
+        assertThat(archive.signUnsignedDeadLetters(4)).as("nothing left but the unreadable letter").isZero();
+        execute("UPDATE delayq_dead_letters SET purged_at = now(), expire_at = now(), topic = NULL, id = NULL,"
+                + " dead_at = NULL, replay_count = NULL, replays = NULL, job = NULL, payload = NULL"
+                + " WHERE key = ? || '/broken/1'", topic); // leave no unreadable letter to the other tests
+    }
+
+    private static void execute(String sql, String param) throws SQLException {
+        try (Connection c = DriverManager.getConnection(TestPostgres.sharedJdbcUrl(), TestPostgres.user(),
+                TestPostgres.password());
+             PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, param);
+            s.executeUpdate();
+        }
     }
 
     private static long reaperThreads() {

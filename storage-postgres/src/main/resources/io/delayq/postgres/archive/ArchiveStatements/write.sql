@@ -1,7 +1,9 @@
 -- write: archives finished jobs, idempotently, in one statement (mirrors MongoJobArchive.write).
 -- Binds (arrays, one element per job; keys distinct and sorted, so that concurrent archivers lock rows in one order):
 --   dead letters:        :deadKeys, :deadTopics, :deadIds, :deadAtMs (epoch ms, null = now), :deadJobs (the Job's
---                        JSON without its payload), :deadPayloads
+--                        JSON without its payload), :deadPayloads, and what the dashboard queries, computed in Java
+--                        (V5): :deadSignatureIds, :deadKinds, :deadMessages, :deadHosts (FailureSignature.of(job)),
+--                        :deadStatuses (the last attempt's HTTP status, null for none)
 --   other finished jobs: :doneKeys, :doneTopics, :doneIds, :doneStates, :doneAtMs, :doneJobs, :donePayloads, kept
 --                        :completedRetentionMs after they finished
 -- A dead letter's job columns are the outbox's to decide (writing an entry again rewrites them); its replays are the
@@ -17,14 +19,19 @@ WITH durable AS MATERIALIZED (
                 THEN set_config('synchronous_commit', 'on', true) END AS v
 ),
 dead AS (
-    INSERT INTO delayq_dead_letters AS d (key, topic, id, dead_at, replay_count, replays, job, payload, payload_doc)
+    INSERT INTO delayq_dead_letters AS d (key, topic, id, dead_at, replay_count, replays, job, payload, payload_doc,
+                                          signature_id, signature_kind, signature_message, signature_host, http_status)
     SELECT i.key, i.topic, i.id, coalesce(delayq_ts(i.dead_at_ms), delayq_now()), 0, '[]', i.job::jsonb, i.payload,
-           delayq_payload_doc(i.payload)
+           delayq_payload_doc(i.payload), i.signature_id, i.kind, i.message, i.host, i.status
     FROM unnest(:deadKeys::text[], :deadTopics::text[], :deadIds::text[], :deadAtMs::bigint[], :deadJobs::text[],
-                :deadPayloads::text[]) AS i(key, topic, id, dead_at_ms, job, payload)
+                :deadPayloads::text[], :deadSignatureIds::text[], :deadKinds::text[], :deadMessages::text[],
+                :deadHosts::text[], :deadStatuses::integer[])
+         AS i(key, topic, id, dead_at_ms, job, payload, signature_id, kind, message, host, status)
     ON CONFLICT (key) DO UPDATE
         SET topic = excluded.topic, id = excluded.id, dead_at = excluded.dead_at, job = excluded.job,
-            payload = excluded.payload, payload_doc = excluded.payload_doc
+            payload = excluded.payload, payload_doc = excluded.payload_doc, signature_id = excluded.signature_id,
+            signature_kind = excluded.signature_kind, signature_message = excluded.signature_message,
+            signature_host = excluded.signature_host, http_status = excluded.http_status
         WHERE d.purged_at IS NULL
     RETURNING 1
 ),

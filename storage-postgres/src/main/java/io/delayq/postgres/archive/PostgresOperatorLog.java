@@ -1,0 +1,199 @@
+package io.delayq.postgres.archive;
+
+import io.delayq.core.StoreException;
+import io.delayq.core.StoreStatus;
+import io.delayq.core.archive.AuditEntry;
+import io.delayq.core.archive.BulkOperation;
+import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.OperatorLog;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The {@link OperatorLog} of {@link PostgresJobArchive}: bulk operations in {@code delayq_operations} and the audit log
+ * in {@code delayq_audit} (migration V6), one statement per operation ({@link OperatorLogStatements}).
+ *
+ * <p>A progress report is one UPDATE that writes the progress columns only, so a cancel requested meanwhile by another
+ * instance survives it and is in the row it returns. Each row carries {@code expire_at} (its last change plus the
+ * retention: {@link #MIN_RETENTION}, or the archive's tombstone retention when longer); the archive's reaper thread
+ * also runs this log's reaper, which drops rows past it in batches.
+ */
+final class PostgresOperatorLog implements OperatorLog {
+    /** Operations and audit entries are kept at least this long (OperatorLog's promise). */
+    static final Duration MIN_RETENTION = Duration.ofDays(30);
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresOperatorLog.class);
+
+    private final OperatorLogStatements statements;
+    private final long retentionMs;
+    private final int reaperBatch;
+
+    /**
+     * @param jdbi   the archive's (with the SQL object and PostgreSQL plugins)
+     * @param reaper the archive's reaper thread: this log's reaper runs there, at the archive's interval, and stops
+     *               with it
+     */
+    PostgresOperatorLog(Jdbi jdbi, PostgresArchiveOptions options, ScheduledExecutorService reaper) {
+        jdbi.registerRowMapper(BulkOperation.class, (rs, ctx) -> new BulkOperation(rs.getString("id"),
+                BulkOperation.Kind.valueOf(rs.getString("kind")), rs.getString("filter"),
+                BulkOperation.State.valueOf(rs.getString("state")), rs.getLong("total"), rs.getLong("done"),
+                rs.getLong("failed"), rs.getString("started_by"), rs.getLong("created_at_ms"),
+                rs.getLong("updated_at_ms"), rs.getBoolean("cancel_requested"), rs.getString("last_error")));
+        jdbi.registerRowMapper(AuditEntry.class, (rs, ctx) -> new AuditEntry(rs.getString("id"), rs.getLong("at_ms"),
+                rs.getString("actor"), rs.getString("action"), rs.getString("target"), rs.getLong("count"),
+                rs.getString("detail")));
+        this.statements = jdbi.onDemand(OperatorLogStatements.class);
+        this.retentionMs = Math.max(MIN_RETENTION.toMillis(), options.tombstoneRetention().toMillis());
+        this.reaperBatch = options.reaperBatch();
+        long every = options.reaperInterval().toMillis();
+        reaper.scheduleWithFixedDelay(this::reap, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void save(BulkOperation op) {
+        call("save bulk operation " + op.id(), () -> {
+            statements.save(op.id(), op.kind().name(), op.filter(), op.state().name(), op.total(), op.done(),
+                    op.failed(), op.startedBy(), op.createdAt(), op.updatedAt(), op.cancelRequested(), op.lastError(),
+                    retentionMs);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<BulkOperation> report(BulkOperation progress) {
+        return call("report the progress of bulk operation " + progress.id(), () -> statements.report(progress.id(),
+                progress.done(), progress.failed(), progress.lastError(), progress.updatedAt(),
+                progress.state().name(), retentionMs));
+    }
+
+    @Override
+    public Optional<BulkOperation> requestCancel(String id) {
+        return call("cancel bulk operation " + id, () -> statements.requestCancel(id));
+    }
+
+    @Override
+    public Optional<BulkOperation> operation(String id) {
+        return call("read bulk operation " + id, () -> statements.operation(id));
+    }
+
+    @Override
+    public List<BulkOperation> operations(int limit) {
+        checkLimit(limit);
+        return call("list bulk operations", () -> statements.operations(limit));
+    }
+
+    @Override
+    public void audit(AuditEntry e) {
+        call("append to the audit log", () -> {
+            statements.audit(e.id(), e.at(), e.actor(), e.action(), e.target(), e.count(), e.detail(), retentionMs);
+            return null;
+        });
+    }
+
+    @Override
+    public List<AuditEntry> auditLog(int limit, String beforeId) {
+        checkLimit(limit);
+        if (beforeId == null) {
+            return call("read the audit log", () -> statements.auditLog(limit));
+        }
+        long beforeAt = call("read the audit log", () -> statements.auditAt(beforeId)).orElseThrow(() ->
+                new IllegalArgumentException("there is no audit entry " + beforeId + " to page from (it may have"
+                        + " expired); start again from the newest entries"));
+        return call("read the audit log", () -> statements.auditLogBefore(beforeAt, beforeId, limit));
+    }
+
+    // ---------------------------------------------------------------- reaper
+
+    /**
+     * One reaper pass, on the archive's reaper thread: operations and audit entries past their expiry by the
+     * database's clock, at most {@link PostgresArchiveOptions#REAPER_STATEMENTS_PER_PASS} batches of each. A failed
+     * pass is retried at the next one.
+     */
+    void reap() {
+        try {
+            drain(() -> statements.reapOperations(null, reaperBatch), PostgresArchiveOptions.REAPER_STATEMENTS_PER_PASS);
+            drain(() -> statements.reapAudit(null, reaperBatch), PostgresArchiveOptions.REAPER_STATEMENTS_PER_PASS);
+        } catch (RuntimeException e) {
+            LOG.debug("operator log reaper pass failed, retried at the next one: {}", e.toString());
+        }
+    }
+
+    /**
+     * What the reaper does, to the end and as if the time were {@code nowMs}. For tests and tools.
+     *
+     * @return how many rows were dropped
+     */
+    long expire(long nowMs) {
+        return call("drop operations and audit entries past their retention", () ->
+                drain(() -> statements.reapOperations(nowMs, reaperBatch), Integer.MAX_VALUE)
+                        + (long) drain(() -> statements.reapAudit(nowMs, reaperBatch), Integer.MAX_VALUE));
+    }
+
+    private int drain(IntSupplier batch, int maxStatements) {
+        int total = 0;
+        for (int i = 0; i < maxStatements; i++) {
+            int n = batch.getAsInt();
+            total += n;
+            if (n < reaperBatch) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static void checkLimit(int limit) {
+        if (limit < 1 || limit > DeadLetterQuery.MAX_LIMIT) {
+            throw new IllegalArgumentException("limit is " + limit + "; use 1 to " + DeadLetterQuery.MAX_LIMIT);
+        }
+    }
+
+    /**
+     * Runs one statement, with the archive's error mapping (PostgresJobArchive#call): a value PostgreSQL refuses
+     * (SQLSTATE classes 22, 23, 54) is an {@link IllegalArgumentException}; anything else, an unreachable server
+     * first, is {@link StoreStatus#UNAVAILABLE}. Every statement here changes at most one row or deletes with SKIP
+     * LOCKED, so there is no deadlock to retry.
+     */
+    private static <T> T call(String operation, Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (JdbiException e) {
+            String state = sqlState(e);
+            if (state != null && (state.startsWith("22") || state.startsWith("23") || state.startsWith("54"))) {
+                throw new IllegalArgumentException("the archive (PostgreSQL) refused to " + operation + ": "
+                        + rootMessage(e), e);
+            }
+            throw new StoreException(StoreStatus.UNAVAILABLE, "the archive (PostgreSQL) could not " + operation
+                    + ": " + rootMessage(e) + " (is PostgreSQL running and reachable?)", e);
+        }
+    }
+
+    private static String sqlState(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                return sql.getSQLState();
+            }
+        }
+        return null;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.toString() : root.getMessage();
+    }
+}
