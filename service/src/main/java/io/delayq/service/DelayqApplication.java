@@ -11,8 +11,16 @@ import io.delayq.core.archive.Archiver;
 import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.service.admin.DeadLettersResource;
-import io.delayq.service.cli.MigrateCommand;
+import io.delayq.service.audit.AuditResource;
+import io.delayq.service.audit.AuditTrail;
+import io.delayq.service.bulk.BulkOperationRunner;
+import io.delayq.service.bulk.BulkOperationsResource;
+import io.delayq.service.history.TopicActivity;
+import io.delayq.service.history.TopicHistoryRecorder;
+import io.delayq.service.insight.TopicInsightsResource;
+import io.delayq.service.resources.MeResource;
 import io.delayq.service.api.StrictJson;
+import io.delayq.service.cli.MigrateCommand;
 import io.delayq.service.config.RequestSizeLimit;
 import io.delayq.service.config.StrictUtf8;
 import io.delayq.service.consumer.ConsumerEndpoints;
@@ -56,6 +64,10 @@ import java.util.function.Consumer;
  * The delayq service: {@code java -jar delayq-service.jar server config.yml} (or {@code check config.yml}).
  */
 public class DelayqApplication extends Application<DelayqConfiguration> {
+    /** How often each instance adds its per-topic counts to the stored history. */
+    private static final long HISTORY_FLUSH_MS = 1_000;
+    /** Pause between batches of 100 letters of a bulk operation: at most ~2,000 letters/s per operation. */
+    private static final long BULK_PAUSE_MS = 50;
 
     public static void main(String[] args) throws Exception {
         new DelayqApplication().run(args);
@@ -107,21 +119,45 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         environment.healthChecks().register("archiver", archiver.healthCheck());
         DeliveryFactory delivery = config.getDelivery();
         PolicyDefaults policy = delivery.policyDefaults();
-        DeliveryEngine engine = delivery.build(store, environment);
+        // Registered after the store, so it stops (and flushes its last second) before the store closes.
+        TopicHistoryRecorder history = new TopicHistoryRecorder(store, environment.metrics(), store::now,
+                HISTORY_FLUSH_MS);
+        environment.lifecycle().manage(history);
+        DeliveryEngine engine = delivery.build(store, environment, history);
 
         Consumer<Callback> callbackCheck = new CallbackCheck(config.getLimits().jobRules(), delivery.callbackGuard());
 
-        registerProducerApi(config, environment, store, archive, policy, callbackCheck, engine);
+        AuditTrail audit = new AuditTrail(archive, System::currentTimeMillis, environment.metrics());
+        registerProducerApi(config, environment, store, archive, policy, callbackCheck, engine, history, audit);
         ConsumerEndpoints.register(environment, store, policy, config.getLimits().jobRules(), engine::watchLeases);
-        environment.jersey().register(new DeadLettersResource(archive, new DeadLetterReplayer(store, archive,
-                config.getLimits().jobRules(), DeadLetterReplayer.DEFAULT_DEDUP_WINDOW_MS), callbackCheck));
+        DeadLetterReplayer replayer = new DeadLetterReplayer(store, archive, config.getLimits().jobRules(),
+                DeadLetterReplayer.DEFAULT_DEDUP_WINDOW_MS);
+        environment.jersey().register(new DeadLettersResource(archive, replayer, callbackCheck, audit));
+        registerOperatorApi(environment, store, archive, replayer, audit);
         environment.jersey().register(new OpenApiResource(environment.getObjectMapper()));
+    }
+
+    /**
+     * What operators read and do beyond topics and dead letters: who they are, topic history, forecast and leases,
+     * bulk operations, the audit log.
+     */
+    private static void registerOperatorApi(Environment environment, JobStore store, JobArchive archive,
+                                            DeadLetterReplayer replayer, AuditTrail audit) {
+        BulkOperationRunner runner = new BulkOperationRunner(archive, replayer, System::currentTimeMillis,
+                BULK_PAUSE_MS);
+        environment.lifecycle().manage(runner);
+        JerseyEnvironment jersey = environment.jersey();
+        jersey.register(new MeResource());
+        jersey.register(new TopicInsightsResource(store));
+        jersey.register(new BulkOperationsResource(archive, runner, audit, System::currentTimeMillis));
+        jersey.register(new AuditResource(archive));
     }
 
     /** Jobs and topics: {@code /v1/topics/**} for producers and operators. */
     private static void registerProducerApi(DelayqConfiguration config, Environment environment, JobStore store,
                                             JobArchive archive, PolicyDefaults policy,
-                                            Consumer<Callback> callbackCheck, DeliveryEngine engine) {
+                                            Consumer<Callback> callbackCheck, DeliveryEngine engine,
+                                            TopicActivity activity, AuditTrail audit) {
         TopicDepthGauges gauges = new TopicDepthGauges(store, environment.metrics());
         environment.lifecycle().manage(new Managed() {
             @Override
@@ -131,14 +167,14 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         });
         JobRules rules = config.getLimits().jobRules();
         JobScheduler scheduler = new JobScheduler(store, rules, policy, callbackCheck,
-                environment.metrics().meter(MetricRegistry.name("delayq", "jobs", "enqueued")), gauges::track);
+                environment.metrics().meter(MetricRegistry.name("delayq", "jobs", "enqueued")), gauges::track, activity);
 
         JerseyEnvironment jersey = environment.jersey();
         jersey.register(new JobsResource(store, new JobLookup(store, archive), scheduler,
                 config.getLimits().getMaxBatchSize()));
         jersey.register(new TopicsResource(store));
         jersey.register(new TopicResource(store, new TopicSettingsUpdate(environment.getObjectMapper(), scheduler),
-                rules, engine::wake));
+                rules, engine::wake, audit));
     }
 
     /**

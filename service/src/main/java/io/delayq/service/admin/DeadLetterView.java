@@ -2,6 +2,7 @@ package io.delayq.service.admin;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.archive.FailureSignature;
 import io.delayq.service.api.JobView;
 
 import java.time.Instant;
@@ -19,6 +20,7 @@ import java.util.List;
  * @param replayCount how many times it was replayed
  * @param replays     each replay: when, and the id of the job it scheduled
  * @param job         the whole job: payload, callback, options and the history of its attempts
+ * @param signature   why it died, normalised: the failure group it belongs to
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DeadLetterView(
@@ -30,7 +32,8 @@ public record DeadLetterView(
         String lastError,
         int replayCount,
         List<ReplayView> replays,
-        JobView job) {
+        JobView job,
+        SignatureView signature) {
 
     /**
      * One replay.
@@ -51,7 +54,8 @@ public record DeadLetterView(
     public static DeadLetterView of(DeadLetter letter) {
         return new DeadLetterView(letter.job().topic(), letter.job().id(), letter.key(), time(letter.deadAt()),
                 letter.job().attempts(), letter.job().lastError(), letter.replayCount(),
-                letter.replays().stream().map(ReplayView::of).toList(), JobView.of(letter.job()));
+                letter.replays().stream().map(ReplayView::of).toList(), JobView.of(letter.job()),
+                SignatureView.of(FailureSignature.of(letter.job())));
     }
 
     static String time(long epochMs) {

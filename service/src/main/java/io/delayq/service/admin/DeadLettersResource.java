@@ -16,7 +16,9 @@ import io.delayq.core.archive.Page;
 import io.delayq.core.archive.ReplayOutcome;
 import io.delayq.core.archive.ReplayRequest;
 import io.delayq.service.api.JobView;
+import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.Role;
+import io.delayq.service.resources.RangeParams;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -27,12 +29,13 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriBuilder;
+import jakarta.ws.rs.core.UriInfo;
 
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -49,19 +52,23 @@ public class DeadLettersResource {
     static final int DEFAULT_BULK_MAX = 1_000;
     static final int MAX_BULK_MAX = 10_000;
     private static final int MAX_KEY_LENGTH = 200;
+    static final int MAX_GROUPS = 500;
 
     private final JobArchive archive;
     private final DeadLetterReplayer replayer;
     private final Consumer<Callback> callbackCheck;
+    private final AuditTrail audit;
 
     /**
      * @param callbackCheck refuses a callback the service may not call (throws {@link IllegalArgumentException}), the
      *                      same check a newly scheduled job's callback passes
      */
-    public DeadLettersResource(JobArchive archive, DeadLetterReplayer replayer, Consumer<Callback> callbackCheck) {
+    public DeadLettersResource(JobArchive archive, DeadLetterReplayer replayer, Consumer<Callback> callbackCheck,
+                               AuditTrail audit) {
         this.archive = Objects.requireNonNull(archive, "archive");
         this.replayer = Objects.requireNonNull(replayer, "replayer");
         this.callbackCheck = Objects.requireNonNull(callbackCheck, "callbackCheck");
+        this.audit = Objects.requireNonNull(audit, "audit");
     }
 
     /**
@@ -75,13 +82,37 @@ public class DeadLettersResource {
     @GET
     @Timed
     @ExceptionMetered
-    public DeadLetterPage list(@QueryParam("topic") String topic, @QueryParam("from") String from,
-                               @QueryParam("to") String to, @QueryParam("replayed") Boolean replayed,
-                               @QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor) {
-        var query = new DeadLetterQuery(topic(topic), time("from", from), time("to", to), replayed,
-                limit == null ? DeadLetterQuery.DEFAULT_LIMIT : limit, blankToNull(cursor));
+    @RolesAllowed({Role.ADMIN, Role.VIEWER})
+    public DeadLetterPage list(@Context UriInfo uri, @QueryParam("replayed") Boolean replayed,
+                               @QueryParam("status") Integer status, @QueryParam("limit") Integer limit,
+                               @QueryParam("cursor") String cursor) {
+        var query = DeadLetterFilters.fromQuery(uri.getQueryParameters(), replayed, status,
+                limit == null ? DeadLetterQuery.DEFAULT_LIMIT : limit, cursor);
         Page<DeadLetter> page = archive.deadLetters(query);
         return new DeadLetterPage(page.items().stream().map(DeadLetterView::of).toList(), page.nextCursor());
+    }
+
+    /**
+     * Dead letters grouped by failure signature (the filters of the list), largest group first, at most {@code limit}
+     * groups (1 to 500, default 50). The archive aggregates; nothing is loaded into the service.
+     *
+     * <ul>
+     *   <li>200 OK: {@code {items: [{signature, count, lastHour, firstDeadAt, lastDeadAt, example}]}}</li>
+     *   <li>422 Unprocessable Content: a bad filter or limit</li>
+     * </ul>
+     */
+    @GET
+    @Path("groups")
+    @Timed
+    @ExceptionMetered
+    @RolesAllowed({Role.ADMIN, Role.VIEWER})
+    public FailureGroupView.Groups groups(@Context UriInfo uri, @QueryParam("replayed") Boolean replayed,
+                                          @QueryParam("status") Integer status, @QueryParam("limit") Integer limit) {
+        int n = RangeParams.inRange("limit", limit, 50, 1, MAX_GROUPS);
+        var query = DeadLetterFilters.fromQuery(uri.getQueryParameters(), replayed, status,
+                DeadLetterQuery.DEFAULT_LIMIT, null);
+        return new FailureGroupView.Groups(archive.failureGroups(query, n, System.currentTimeMillis()).stream()
+                .map(FailureGroupView::of).toList());
     }
 
     /**
@@ -94,6 +125,7 @@ public class DeadLettersResource {
      */
     @GET
     @Path("{topic}/{id}")
+    @RolesAllowed({Role.ADMIN, Role.VIEWER})
     @Timed
     @ExceptionMetered
     public DeadLetterView get(@PathParam("topic") String topic, @PathParam("id") String id) {
@@ -117,7 +149,8 @@ public class DeadLettersResource {
     @Path("{topic}/{id}/replay")
     @Timed
     @ExceptionMetered
-    public Response replay(@PathParam("topic") String topic, @PathParam("id") String id,
+    public Response replay(@Context SecurityContext caller, @PathParam("topic") String topic,
+                           @PathParam("id") String id,
                            @HeaderParam("Idempotency-Key") String idempotencyKey, ReplayOneRequest body) {
         JobRef ref = ref(topic, id);
         String key = blankToNull(idempotencyKey);
@@ -140,6 +173,8 @@ public class DeadLettersResource {
         if (outcome.duplicate()) {
             return Response.ok(response).build();
         }
+        audit.record(caller, "dead-letter.replay", outcome.deadLetter().key(), 1,
+                "new job " + outcome.replay().newJobId());
         return Response.created(UriBuilder.fromPath("/v1/topics/{topic}/jobs/{id}")
                 .build(ref.topic(), outcome.replay().newJobId())).entity(response).build();
     }
@@ -161,7 +196,7 @@ public class DeadLettersResource {
     @Path("replay")
     @Timed
     @ExceptionMetered
-    public BulkReplayResponse replayMany(DeadLetterFilter filter) {
+    public BulkReplayResponse replayMany(@Context SecurityContext caller, DeadLetterFilter filter) {
         DeadLetterFilter f = filter == null ? DeadLetterFilter.none() : filter;
         int max = f.max() == null ? DEFAULT_BULK_MAX : f.max();
         if (max < 1 || max > MAX_BULK_MAX) {
@@ -174,8 +209,11 @@ public class DeadLettersResource {
         }
         var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), null,
                 DeadLetterQuery.DEFAULT_LIMIT, cursor);
-        return BulkReplayResponse.of(
-                replayer.replayAll(query, f.delayMs(), Boolean.TRUE.equals(f.includeReplayed()), max));
+        var result = replayer.replayAll(query, f.delayMs(), Boolean.TRUE.equals(f.includeReplayed()), max);
+        if (result.replayed() > 0) {
+            audit.record(caller, "dead-letters.replay", DeadLetterFilters.describe(query), result.replayed(), null);
+        }
+        return BulkReplayResponse.of(result);
     }
 
     /**
@@ -191,11 +229,14 @@ public class DeadLettersResource {
     @Path("{topic}/{id}")
     @Timed
     @ExceptionMetered
-    public Response purge(@PathParam("topic") String topic, @PathParam("id") String id) {
+    public Response purge(@Context SecurityContext caller, @PathParam("topic") String topic,
+                          @PathParam("id") String id) {
         JobRef ref = ref(topic, id);
-        if (archive.purgeDeadLetters(ref) == 0) {
+        long purged = archive.purgeDeadLetters(ref);
+        if (purged == 0) {
             throw notFound(ref);
         }
+        audit.record(caller, "dead-letter.purge", ref.toString(), purged, null);
         return Response.noContent().build();
     }
 
@@ -213,7 +254,7 @@ public class DeadLettersResource {
     @Path("purge")
     @Timed
     @ExceptionMetered
-    public PurgeResponse purgeMany(DeadLetterFilter filter) {
+    public PurgeResponse purgeMany(@Context SecurityContext caller, DeadLetterFilter filter) {
         DeadLetterFilter f = filter == null ? DeadLetterFilter.none() : filter;
         var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), f.replayed(),
                 DeadLetterQuery.DEFAULT_LIMIT, null);
@@ -221,7 +262,9 @@ public class DeadLettersResource {
             throw new IllegalArgumentException("give at least one of topic, from, to or replayed; to purge every dead"
                     + " letter, send {\"to\": \"<a time after the newest>\"}");
         }
-        return new PurgeResponse(archive.purgeDeadLetters(query));
+        long purged = archive.purgeDeadLetters(query);
+        audit.record(caller, "dead-letters.purge", DeadLetterFilters.describe(query), purged, null);
+        return new PurgeResponse(purged);
     }
 
     private static JobRef ref(String topic, String id) {
@@ -238,27 +281,11 @@ public class DeadLettersResource {
     }
 
     private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s;
+        return DeadLetterFilters.blankToNull(s);
     }
 
     /** RFC 3339 or epoch milliseconds. */
     static Long time(String name, String value) {
-        String v = blankToNull(value);
-        if (v == null) {
-            return null;
-        }
-        if (v.chars().allMatch(Character::isDigit)) {
-            try {
-                return Long.parseLong(v);
-            } catch (NumberFormatException e) {
-                // too long for a long: fall through to the message below
-            }
-        }
-        try {
-            return Instant.parse(v).toEpochMilli();
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(name + " '" + v + "' is not a time; use RFC 3339 like"
-                    + " 2026-11-22T08:00:00Z, or epoch milliseconds");
-        }
+        return DeadLetterFilters.time(name, value);
     }
 }

@@ -73,7 +73,7 @@ public record JobView(
                 job.history().isEmpty() ? null : job.history().stream().map(AttemptView::of).toList());
     }
 
-    static String time(long epochMs) {
+    public static String time(long epochMs) {
         return Instant.ofEpochMilli(epochMs).toString();
     }
 }

@@ -8,11 +8,13 @@ public final class Role {
     public static final String CONSUMER = "consumer";
     /** Changes topic settings; works with dead letters; may do everything a producer may. */
     public static final String ADMIN = "admin";
+    /** Reads everything an operator sees (topics, jobs, history, dead letters, operations, audit); changes nothing. */
+    public static final String VIEWER = "viewer";
 
     private Role() {
     }
 
     static boolean isKnown(String role) {
-        return PRODUCER.equals(role) || CONSUMER.equals(role) || ADMIN.equals(role);
+        return PRODUCER.equals(role) || CONSUMER.equals(role) || ADMIN.equals(role) || VIEWER.equals(role);
     }
 }

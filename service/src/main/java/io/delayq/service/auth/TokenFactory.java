@@ -70,7 +70,7 @@ public class TokenFactory {
     }
 
     @JsonIgnore
-    @ValidationMethod(message = "roles must be among producer, consumer and admin")
+    @ValidationMethod(message = "roles must be among producer, consumer, admin and viewer")
     public boolean isRolesKnown() {
         return roles == null || roles.stream().allMatch(Role::isKnown);
     }

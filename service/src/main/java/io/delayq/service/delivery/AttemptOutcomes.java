@@ -118,6 +118,7 @@ final class AttemptOutcomes {
                 LOG.debug("engine stopping: {} not acknowledged; it is delivered again after its lease", lease.ref());
             }
             metrics.delivered.mark();
+            metrics.activity.delivered(ts.topic);
             ts.delivered.inc();
             if (LOG.isDebugEnabled()) {
                 LOG.debug("delivered {} attempt {} in {} µs", lease.ref(), lease.attempt(), elapsedNanos / 1_000);
@@ -152,6 +153,7 @@ final class AttemptOutcomes {
     void finish(TopicState ts, Lease lease, Failure failure) {
         try {
             metrics.failed.mark();
+            metrics.activity.failed(ts.topic);
             ts.failed.inc();
             if (abandoned) {
                 return; // stopped: the lease expires, which counts as this failed attempt
@@ -166,6 +168,7 @@ final class AttemptOutcomes {
             }
             if (failure.isDead()) {
                 metrics.dead.mark();
+                metrics.activity.dead(ts.topic);
                 ts.dead.inc();
                 LOG.warn("job {}/{} is dead after {} attempts: {}", job.topic(), job.id(), lease.attempt(),
                         failure.error());

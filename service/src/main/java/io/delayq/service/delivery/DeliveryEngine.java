@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheck;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
+import io.delayq.service.history.TopicActivity;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +59,13 @@ public final class DeliveryEngine implements Managed {
      * @param metrics where its meters, timer, histogram and gauge are registered
      */
     public DeliveryEngine(JobStore store, DeliveryFactory config, MetricRegistry metrics) {
+        this(store, config, metrics, TopicActivity.NONE);
+    }
+
+    /**
+     * As above, also telling {@code activity} what happens per topic (the stored history).
+     */
+    public DeliveryEngine(JobStore store, DeliveryFactory config, MetricRegistry metrics, TopicActivity activity) {
         this.store = store;
         this.policy = config.policyDefaults();
         this.reserveBatch = config.getReserveBatch();
@@ -71,7 +79,7 @@ public final class DeliveryEngine implements Managed {
 
         // The parts call each other in a circle (a timer pumps, the pump arms timers): the first ones reach the later
         // ones through the methods at the end of this class, which run only after the constructor has set them all.
-        this.metrics = new DeliveryMetrics(metrics, this::inFlight);
+        this.metrics = new DeliveryMetrics(metrics, this::inFlight, activity);
         this.topics = new TopicStates(maxPerTopic, metrics);
         this.timers = new TopicTimers(clock, this::pumpNow, this::leaseDeadlinePassed);
         this.slots = new DeliverySlots(maxConcurrency, reserveBatch, timers, this::pumpNow);

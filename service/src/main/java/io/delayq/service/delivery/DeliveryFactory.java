@@ -7,6 +7,7 @@ import io.delayq.core.Backoff;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.RetryPolicy;
+import io.delayq.service.history.TopicActivity;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
@@ -124,7 +125,13 @@ public class DeliveryFactory {
      * {@code delayq.delivery.}.
      */
     public DeliveryEngine build(JobStore store, io.dropwizard.core.setup.Environment environment) {
-        DeliveryEngine engine = new DeliveryEngine(store, this, environment.metrics());
+        return build(store, environment, TopicActivity.NONE);
+    }
+
+    /** As {@link #build(JobStore, io.dropwizard.core.setup.Environment)}, telling {@code activity} each outcome. */
+    public DeliveryEngine build(JobStore store, io.dropwizard.core.setup.Environment environment,
+                                TopicActivity activity) {
+        DeliveryEngine engine = new DeliveryEngine(store, this, environment.metrics(), activity);
         environment.lifecycle().manage(engine);
         environment.healthChecks().register("engine", engine.healthCheck());
         return engine;

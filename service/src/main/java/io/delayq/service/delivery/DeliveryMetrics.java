@@ -5,6 +5,7 @@ import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
+import io.delayq.service.history.TopicActivity;
 
 import java.util.function.IntSupplier;
 
@@ -24,9 +25,12 @@ final class DeliveryMetrics {
     final Timer callbackLatency;
     /** ms from a job's run time to the start of its delivery, by the store's clock. */
     final Histogram lateness;
+    /** The same outcomes per topic, for the stored per-minute history. */
+    final TopicActivity activity;
 
-    DeliveryMetrics(MetricRegistry registry, IntSupplier inFlight) {
+    DeliveryMetrics(MetricRegistry registry, IntSupplier inFlight, TopicActivity activity) {
         this.registry = registry;
+        this.activity = activity;
         this.delivered = registry.meter(PREFIX + "delivered");
         this.failed = registry.meter(PREFIX + "failed");
         this.dead = registry.meter(PREFIX + "dead");

@@ -40,7 +40,9 @@ final class LeaseDispatcher {
     void dispatch(TopicState ts, Lease lease, TopicSettings settings) {
         outcomes.started();
         try {
-            metrics.lateness.update(Math.max(0, clock.storeNowMillis() - lease.job().runAt()));
+            long lateness = Math.max(0, clock.storeNowMillis() - lease.job().runAt());
+            metrics.lateness.update(lateness);
+            metrics.activity.started(ts.topic, lateness);
             Job job = lease.job();
             Callback callback = job.broadcast() ? null : policy.callback(job, settings);
             if (callback != null) {

@@ -145,6 +145,7 @@ public class JobsResource {
      */
     @GET
     @Path("jobs/{id}")
+    @RolesAllowed({Role.PRODUCER, Role.ADMIN, Role.VIEWER})
     @Timed
     @ExceptionMetered
     public JobView get(@PathParam("topic") String topic, @PathParam("id") String id) {

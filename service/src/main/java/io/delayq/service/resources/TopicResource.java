@@ -9,6 +9,7 @@ import io.delayq.core.JobStore;
 import io.delayq.core.TopicSettings;
 import io.delayq.service.api.TopicSettingsView;
 import io.delayq.service.api.TopicView;
+import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.Role;
 import io.delayq.service.scheduling.TopicSettingsUpdate;
 import jakarta.annotation.security.RolesAllowed;
@@ -18,7 +19,9 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
 
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -31,23 +34,27 @@ import java.util.function.UnaryOperator;
 @Path("/v1/topics/{topic}")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
-@RolesAllowed({Role.PRODUCER, Role.CONSUMER, Role.ADMIN})
+@RolesAllowed({Role.PRODUCER, Role.CONSUMER, Role.ADMIN, Role.VIEWER})
 public class TopicResource {
     private final JobStore store;
     private final TopicSettingsUpdate update;
     private final JobRules rules;
     private final Consumer<String> settingsChanged;
+    private final AuditTrail audit;
 
     /**
      * @param rules           the limits a topic's backoff is held to, as a job's is
      * @param settingsChanged told after each change, so that this instance's delivery engine re-reads the settings and
      *                        looks for due jobs now (a resumed topic, a new default callback) rather than later
+     * @param audit           where each change is recorded (who, what)
      */
-    public TopicResource(JobStore store, TopicSettingsUpdate update, JobRules rules, Consumer<String> settingsChanged) {
+    public TopicResource(JobStore store, TopicSettingsUpdate update, JobRules rules, Consumer<String> settingsChanged,
+                         AuditTrail audit) {
         this.store = store;
         this.update = update;
         this.rules = rules;
         this.settingsChanged = settingsChanged;
+        this.audit = audit;
     }
 
     /**
@@ -80,7 +87,8 @@ public class TopicResource {
     @Timed
     @ExceptionMetered
     @RolesAllowed(Role.ADMIN)
-    public TopicView put(@PathParam("topic") String topic, ObjectNode body) throws JsonProcessingException {
+    public TopicView put(@Context SecurityContext caller, @PathParam("topic") String topic, ObjectNode body)
+            throws JsonProcessingException {
         JobRules.checkTopic(topic);
         if (body == null) {
             throw new IllegalArgumentException("a JSON object is required, e.g. {\"paused\": false}");
@@ -93,6 +101,11 @@ public class TopicResource {
         // Applied by the store to the settings as they are when it writes: a concurrent PUT of other fields survives.
         store.updateSettings(topic, change);
         settingsChanged.accept(topic);
+        boolean pauseOnly = body.size() == 1 && body.has("paused") && body.get("paused").isBoolean();
+        String action = !pauseOnly ? "topic.settings" : body.get("paused").booleanValue() ? "topic.pause"
+                : "topic.resume";
+        String detail = body.toString();
+        audit.record(caller, action, topic, 0, detail.length() <= 500 ? detail : detail.substring(0, 500) + "…");
         return view(topic);
     }
 

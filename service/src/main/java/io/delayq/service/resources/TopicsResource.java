@@ -20,7 +20,7 @@ import java.util.Comparator;
  */
 @Path("/v1/topics")
 @Produces(MediaType.APPLICATION_JSON)
-@RolesAllowed({Role.PRODUCER, Role.CONSUMER, Role.ADMIN})
+@RolesAllowed({Role.PRODUCER, Role.CONSUMER, Role.ADMIN, Role.VIEWER})
 public class TopicsResource {
     private final JobStore store;
 

@@ -17,6 +17,7 @@ import io.delayq.core.TopicSettings;
 import io.delayq.service.api.CallbackSpec;
 import io.delayq.service.api.RescheduleRequest;
 import io.delayq.service.api.ScheduleJobRequest;
+import io.delayq.service.history.TopicActivity;
 import io.dropwizard.util.Duration;
 
 import java.util.ArrayList;
@@ -37,6 +38,7 @@ public final class JobScheduler {
     private final Consumer<Callback> callbackCheck;
     private final Meter enqueued;
     private final Consumer<String> topicSeen;
+    private final TopicActivity activity;
 
     /**
      * @param store         where jobs go
@@ -45,15 +47,17 @@ public final class JobScheduler {
      * @param callbackCheck refuses callbacks the delivery engine would not call, or not call as given (throws
      *                      IllegalArgumentException); see {@link CallbackCheck}
      * @param enqueued      marked once per newly created job
+     * @param activity      told how many jobs each call created, per topic (the stored history)
      * @param topicSeen     told about each topic jobs are scheduled in (for per-topic gauges)
      */
     public JobScheduler(JobStore store, JobRules rules, PolicyDefaults policy, Consumer<Callback> callbackCheck,
-                        Meter enqueued, Consumer<String> topicSeen) {
+                        Meter enqueued, Consumer<String> topicSeen, TopicActivity activity) {
         this.store = store;
         this.rules = rules;
         this.policy = policy;
         this.callbackCheck = callbackCheck;
         this.enqueued = enqueued;
+        this.activity = activity;
         this.topicSeen = topicSeen;
     }
 
@@ -191,6 +195,7 @@ public final class JobScheduler {
         long created = results.stream().filter(EnqueueResult::created).count();
         if (created > 0) {
             enqueued.mark(created);
+            activity.enqueued(topic, (int) created);
         }
         topicSeen.accept(topic);
     }

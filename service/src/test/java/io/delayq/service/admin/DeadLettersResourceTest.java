@@ -16,6 +16,7 @@ import io.delayq.mongo.EmbeddedMongo;
 import io.delayq.mongo.MongoJobArchive;
 import io.delayq.redis.RedisJobStore;
 import io.delayq.redis.testing.TestRedis;
+import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.AuthFactory;
 import io.delayq.service.errors.CatchAllMapper;
 import io.delayq.service.errors.IllegalArgumentExceptionMapper;
@@ -63,7 +64,7 @@ class DeadLettersResourceTest {
                         if (!callback.url().startsWith("http")) {
                             throw new IllegalArgumentException("callback.url must be http(s)");
                         }
-                    }))
+                    }, new AuditTrail(ARCHIVE, System::currentTimeMillis, new MetricRegistry())))
             .addProvider(authFeature())
             .addProvider(new StoreExceptionMapper())
             .addProvider(new IllegalArgumentExceptionMapper())

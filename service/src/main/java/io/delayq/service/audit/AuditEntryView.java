@@ -1,0 +1,15 @@
+package io.delayq.service.audit;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.delayq.core.archive.AuditEntry;
+import io.delayq.service.api.JobView;
+
+/** One audit entry on the wire; {@code at} is RFC 3339. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record AuditEntryView(String id, String at, String actor, String action, String target, long count,
+                             String detail) {
+    static AuditEntryView of(AuditEntry e) {
+        return new AuditEntryView(e.id(), JobView.time(e.at()), e.actor(), e.action(), e.target(), e.count(),
+                e.detail());
+    }
+}

@@ -1,0 +1,135 @@
+package io.delayq.service.bulk;
+
+import io.delayq.core.JobRef;
+import io.delayq.core.archive.BulkOperation;
+import io.delayq.core.archive.BulkReplayResult;
+import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.DeadLetterReplayer;
+import io.delayq.core.archive.JobArchive;
+import io.delayq.core.archive.OperatorLog;
+import io.dropwizard.lifecycle.Managed;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Runs bulk operations in the background on this instance: batches of {@link #BATCH} letters with a pause between
+ * them (so an operation over 100,000 letters does not crowd out delivery or the archiver), reporting progress to the
+ * archive's {@link OperatorLog} after each batch, where every instance reads it, and stopping at the next batch when
+ * any instance has asked to cancel. An operation whose instance dies stays {@code RUNNING} in the log and is shown as
+ * stalled; replaying its filter again is safe (a replay skips letters replayed already).
+ */
+public final class BulkOperationRunner implements Managed {
+    private static final Logger LOG = LoggerFactory.getLogger(BulkOperationRunner.class);
+    static final int BATCH = 100;
+
+    private final JobArchive archive;
+    private final DeadLetterReplayer replayer;
+    private final LongSupplier clock;
+    private final long pauseMs;
+    private final ExecutorService workers;
+
+    /**
+     * @param pauseMs pause between batches: the throttle ({@code BATCH} letters per pause at most)
+     */
+    public BulkOperationRunner(JobArchive archive, DeadLetterReplayer replayer, LongSupplier clock, long pauseMs) {
+        this.archive = archive;
+        this.replayer = replayer;
+        this.clock = clock;
+        this.pauseMs = pauseMs;
+        this.workers = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "delayq-bulk-operation");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts {@code op} (already saved as RUNNING) over the letters of {@code query}. */
+    void start(BulkOperation op, DeadLetterQuery query, Long delayMs) {
+        workers.execute(() -> run(op, query, delayMs));
+    }
+
+    private void run(BulkOperation start, DeadLetterQuery query, Long delayMs) {
+        OperatorLog log = archive.operatorLog();
+        BulkOperation op = start;
+        String cursor = null;
+        long done = 0;
+        long failed = 0;
+        try {
+            while (true) {
+                String error = null;
+                boolean finished;
+                if (op.kind() == BulkOperation.Kind.REPLAY) {
+                    BulkReplayResult r = replayer.replayAll(query.withCursor(cursor), delayMs, false, BATCH);
+                    done += r.replayed() + r.alreadyReplayed();
+                    failed += r.failed();
+                    if (!r.failures().isEmpty()) {
+                        RuntimeException last = r.failures().get(r.failures().size() - 1).error();
+                        error = last == null ? "a letter could not be replayed" : last.getMessage();
+                    }
+                    if (r.stopped() != null) {
+                        error = r.stopped();
+                    }
+                    cursor = r.nextCursor();
+                    finished = !r.more() || (r.stopped() == null && r.letters().isEmpty());
+                } else {
+                    int before = (int) done;
+                    var page = archive.deadLetters(query.withLimit(BATCH));
+                    for (DeadLetter letter : page.items()) {
+                        JobRef ref = letter.job().ref();
+                        if (archive.purgeDeadLetters(ref) > 0) {
+                            done++;
+                        } else {
+                            failed++;
+                        }
+                    }
+                    finished = page.items().isEmpty() || done == before;
+                }
+                Optional<BulkOperation> stored = log.report(op.progressed(done, failed, error, clock.getAsLong()));
+                if (stored.isEmpty()) {
+                    LOG.warn("bulk operation {} vanished from the operator log; stopping it", op.id());
+                    return;
+                }
+                op = stored.get();
+                if (finished) {
+                    log.report(op.finished(BulkOperation.State.DONE, clock.getAsLong()));
+                    LOG.info("bulk operation {} ({}) done: {} done, {} failed", op.id(), op.kind(), done, failed);
+                    return;
+                }
+                if (op.cancelRequested()) {
+                    log.report(op.finished(BulkOperation.State.CANCELLED, clock.getAsLong()));
+                    LOG.info("bulk operation {} cancelled after {} letters", op.id(), done);
+                    return;
+                }
+                Thread.sleep(pauseMs);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            reportFailure(log, op, done, failed, "stopped: the service shut down");
+        } catch (RuntimeException e) {
+            LOG.warn("bulk operation {} failed after {} letters", op.id(), done, e);
+            reportFailure(log, op, done, failed, e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+    }
+
+    private void reportFailure(OperatorLog log, BulkOperation op, long done, long failed, String why) {
+        try {
+            log.report(op.progressed(done, failed, why, clock.getAsLong())
+                    .finished(BulkOperation.State.FAILED, clock.getAsLong()));
+        } catch (RuntimeException e) {
+            LOG.warn("could not record that bulk operation {} failed ({}); it shows as stalled", op.id(), why);
+        }
+    }
+
+    @Override
+    public void stop() throws InterruptedException {
+        workers.shutdownNow();
+        workers.awaitTermination(5, TimeUnit.SECONDS);
+    }
+}

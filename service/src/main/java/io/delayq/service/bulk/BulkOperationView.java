@@ -1,0 +1,35 @@
+package io.delayq.service.bulk;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.delayq.core.archive.BulkOperation;
+import io.delayq.service.api.JobView;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A bulk operation on the wire. {@code state} is {@code running}, {@code done}, {@code cancelled}, {@code failed}, or
+ * {@code stalled}: running, but its instance has not reported progress for 30 s (it stopped, or cannot reach the
+ * archive).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record BulkOperationView(String id, String kind, String filter, String state, long total, long done,
+                                long failed, String startedBy, String createdAt, String updatedAt,
+                                boolean cancelRequested, String lastError) {
+    static BulkOperationView of(BulkOperation op, long nowMs) {
+        String state = op.state() == BulkOperation.State.RUNNING
+                && nowMs - op.updatedAt() > BulkOperation.STALE_AFTER_MS ? "stalled"
+                : op.state().name().toLowerCase(Locale.ROOT);
+        return new BulkOperationView(op.id(), op.kind().name().toLowerCase(Locale.ROOT), op.filter(), state,
+                op.total(), op.done(), op.failed(), op.startedBy(), JobView.time(op.createdAt()),
+                JobView.time(op.updatedAt()), op.cancelRequested(), op.lastError());
+    }
+
+    /** {@code GET /v1/admin/bulk-operations}: newest first. */
+    public record Operations(List<BulkOperationView> items) {
+    }
+
+    /** The answer of a dry run. */
+    public record DryRun(long matching) {
+    }
+}

@@ -1,0 +1,153 @@
+package io.delayq.service.bulk;
+
+import com.codahale.metrics.annotation.Timed;
+import io.delayq.core.StoreException;
+import io.delayq.core.StoreStatus;
+import io.delayq.core.archive.BulkOperation;
+import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.JobArchive;
+import io.delayq.service.admin.DeadLetterFilters;
+import io.delayq.service.audit.AuditTrail;
+import io.delayq.service.auth.Role;
+import io.delayq.service.resources.RangeParams;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.UriBuilder;
+
+import java.util.Locale;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+
+/**
+ * Replays or purges of every dead letter matching a filter, as tracked background operations: a dry run answers how
+ * many letters match; a real run answers 202 at once with the operation, whose progress every instance can read and
+ * any can cancel. Starting and cancelling need {@code admin}; reading, {@code admin} or {@code viewer}.
+ */
+@Path("/v1/admin/bulk-operations")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@RolesAllowed(Role.ADMIN)
+public class BulkOperationsResource {
+    private static final int MAX_ID_LENGTH = 100;
+
+    private final JobArchive archive;
+    private final BulkOperationRunner runner;
+    private final AuditTrail audit;
+    private final LongSupplier clock;
+
+    public BulkOperationsResource(JobArchive archive, BulkOperationRunner runner, AuditTrail audit,
+                                  LongSupplier clock) {
+        this.archive = archive;
+        this.runner = runner;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    /**
+     * <ul>
+     *   <li>200 OK: a dry run, {@code {matching}}</li>
+     *   <li>202 Accepted: started; {@code Location} is the operation</li>
+     *   <li>422: no or an unknown kind, a bad filter, or a purge without any filter</li>
+     * </ul>
+     */
+    @POST
+    @Timed
+    public Response start(@Context SecurityContext caller, BulkOperationRequest body) {
+        if (body == null) {
+            throw new IllegalArgumentException("send {\"kind\": \"replay\" or \"purge\", \"dryRun\": true|false,"
+                    + " \"filter\": {...}}");
+        }
+        BulkOperation.Kind kind = kind(body.kind());
+        DeadLetterQuery query = (body.filter() == null ? FilterSpec.NONE : body.filter()).toQuery();
+        if (kind == BulkOperation.Kind.PURGE && query.isUnfiltered()) {
+            throw new IllegalArgumentException("a purge needs at least one filter, so that an empty filter cannot wipe"
+                    + " the archive; to purge everything, filter by \"to\": \"<a time after the newest letter>\"");
+        }
+        if (body.delayMs() != null && (kind != BulkOperation.Kind.REPLAY || body.delayMs() < 0)) {
+            throw new IllegalArgumentException("delayMs is only for a replay, and at least 0");
+        }
+        // A replay skips letters replayed before (repeating it replays nothing twice): count what it will take.
+        DeadLetterQuery counted = kind == BulkOperation.Kind.REPLAY && query.replayed() == null
+                ? query.withReplayed(Boolean.FALSE) : query;
+        long matching = archive.countDeadLetters(counted);
+        if (Boolean.TRUE.equals(body.dryRun())) {
+            return Response.ok(new BulkOperationView.DryRun(matching)).build();
+        }
+        long now = clock.getAsLong();
+        String actor = caller.getUserPrincipal().getName();
+        String filter = DeadLetterFilters.describe(query);
+        BulkOperation op = new BulkOperation(UUID.randomUUID().toString(), kind, filter, BulkOperation.State.RUNNING,
+                matching, 0, 0, actor, now, now, false, null);
+        archive.operatorLog().save(op);
+        audit.record(actor, "bulk.start", filter, matching, kind.name().toLowerCase(Locale.ROOT) + " " + op.id());
+        runner.start(op, query, body.delayMs());
+        return Response.accepted(BulkOperationView.of(op, now))
+                .location(UriBuilder.fromPath("/v1/admin/bulk-operations/{id}").build(op.id())).build();
+    }
+
+    /** The newest operations first, at most {@code limit} (1 to 200, default 20). */
+    @GET
+    @Timed
+    @RolesAllowed({Role.ADMIN, Role.VIEWER})
+    public BulkOperationView.Operations list(@QueryParam("limit") Integer limit) {
+        int n = RangeParams.inRange("limit", limit, 20, 1, 200);
+        long now = clock.getAsLong();
+        return new BulkOperationView.Operations(archive.operatorLog().operations(n).stream()
+                .map(op -> BulkOperationView.of(op, now)).toList());
+    }
+
+    /** One operation: 404 when there is none of that id. */
+    @GET
+    @Path("{id}")
+    @Timed
+    @RolesAllowed({Role.ADMIN, Role.VIEWER})
+    public BulkOperationView get(@PathParam("id") String id) {
+        return BulkOperationView.of(archive.operatorLog().operation(checkId(id)).orElseThrow(() -> notFound(id)),
+                clock.getAsLong());
+    }
+
+    /** Asks the running operation to stop at its next batch; a finished one is answered as it is. 404 if unknown. */
+    @POST
+    @Path("{id}/cancel")
+    @Timed
+    public BulkOperationView cancel(@Context SecurityContext caller, @PathParam("id") String id) {
+        BulkOperation op = archive.operatorLog().requestCancel(checkId(id)).orElseThrow(() -> notFound(id));
+        if (op.cancelRequested() && !op.state().finished()) {
+            audit.record(caller, "bulk.cancel", op.filter(), op.done(), op.kind().name().toLowerCase(Locale.ROOT)
+                    + " " + op.id());
+        }
+        return BulkOperationView.of(op, clock.getAsLong());
+    }
+
+    private static BulkOperation.Kind kind(String kind) {
+        if ("replay".equals(kind)) {
+            return BulkOperation.Kind.REPLAY;
+        }
+        if ("purge".equals(kind)) {
+            return BulkOperation.Kind.PURGE;
+        }
+        throw new IllegalArgumentException("kind is " + (kind == null ? "missing" : "'" + kind + "'")
+                + "; use \"replay\" or \"purge\"");
+    }
+
+    private static String checkId(String id) {
+        if (id.length() > MAX_ID_LENGTH || !id.matches("[A-Za-z0-9-]+")) {
+            throw new IllegalArgumentException("'" + id + "' is not a bulk operation id");
+        }
+        return id;
+    }
+
+    private static StoreException notFound(String id) {
+        return new StoreException(StoreStatus.NOT_FOUND, "no bulk operation " + id);
+    }
+}
