@@ -3,7 +3,9 @@ package io.delayq.bench;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,6 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ServiceWorkloads {
     static final String LABEL = "delayq-service";
+    /** W4 again with the operators' dashboard open: {@link DashboardLoad#TABS} tabs refreshing every 2 s. */
+    static final String DASHBOARD_LABEL = LABEL + ", dashboard open (" + DashboardLoad.TABS + " tabs)";
     private final Backend backend;
     private final String prefix;
     private final Sizes sizes;
@@ -33,6 +37,9 @@ public final class ServiceWorkloads {
     private final Path serviceJar;
     /** One keep-alive connection per producer thread, all closed when a service process is closed. */
     private final Map<Thread, KeepAliveHttp> connections = new ConcurrentHashMap<>();
+    /** W4's delivered jobs/s per repetition, without and with the dashboard open. */
+    private final Map<String, List<Double>> delivered = Map.of(LABEL, new ArrayList<>(), DASHBOARD_LABEL,
+            new ArrayList<>());
 
     public ServiceWorkloads(Backend backend, Sizes sizes, Results results, PrintStream log, Path serviceJar) {
         this.backend = backend;
@@ -69,15 +76,29 @@ public final class ServiceWorkloads {
                     results.note(prefix + "W4", LABEL + " rep " + rep + ": " + busy);
                     log.println("  " + prefix + "W4 rep " + rep + ": " + busy);
                 }
-                try {
-                    w4(rep);
-                } catch (Exception e) {
-                    results.note(prefix + "W4", LABEL + " rep " + rep + ": failed (" + e + ")");
-                    log.println("  " + prefix + "W4 rep " + rep + " failed: " + e);
-                } finally {
-                    closeConnections();
+                // Both ways in each repetition, one after the other: without and with dashboard tabs refreshing
+                // (so drift of the machine over the run hits both alike).
+                for (boolean dashboard : new boolean[] {false, true}) {
+                    String label = dashboard ? DASHBOARD_LABEL : LABEL;
+                    try {
+                        w4(rep, dashboard);
+                    } catch (Exception e) {
+                        results.note(prefix + "W4", label + " rep " + rep + ": failed (" + e + ")");
+                        log.println("  " + prefix + "W4 " + label + " rep " + rep + " failed: " + e);
+                    } finally {
+                        closeConnections();
+                    }
                 }
             }
+        }
+        if (w4 && !delivered.get(LABEL).isEmpty() && !delivered.get(DASHBOARD_LABEL).isEmpty()) {
+            double without = Stats.Summary.of(delivered.get(LABEL)).median();
+            double with = Stats.Summary.of(delivered.get(DASHBOARD_LABEL)).median();
+            String line = String.format("With the dashboard open (%d tabs refreshing every 2 s) delivery ran at %,.0f"
+                    + " jobs/s against %,.0f without: %.2f× (target: lose less than 5 %%, ≥ 0.95×)", DashboardLoad.TABS,
+                    with, without, with / without);
+            results.note(prefix + "W4", line);
+            log.println("  " + line);
         }
         if (w6) {
             log.println("== " + prefix + "W6 kill -9 of the service mid-run");
@@ -135,7 +156,7 @@ public final class ServiceWorkloads {
         }
     }
 
-    private void w4(int rep) throws Exception {
+    private void w4(int rep, boolean dashboard) throws Exception {
         String store = backend.fresh(LABEL);
         int n = sizes.w4Jobs();
         Map<String, Double> m = new LinkedHashMap<>();
@@ -144,6 +165,7 @@ public final class ServiceWorkloads {
         try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, store)) {
             service.start();
             warmUp(service, receiver, sizes.serviceWarmupMs());
+            DashboardLoad tabs = dashboard ? new DashboardLoad(service.base(), ServiceProcess.TOKEN) : null;
             Receipts receipts = new Receipts(n);
             receiver.receiveInto(receipts);
             Backend.Mark before = backend.mark();
@@ -180,9 +202,15 @@ public final class ServiceWorkloads {
             m.put("burst_resume_to_first_ms", (double) burst.resumeToFirstMs());
             Thread.sleep(sizes.dupGraceMs());
             m.put("burst_duplicated", (double) burst.receipts().duplicated());
+            if (tabs != null) {
+                tabs.close();
+                m.put("dashboard_requests", (double) tabs.requests());
+                m.put("dashboard_errors", (double) tabs.errors());
+            }
         }
-        results.add(new Results.Run(prefix + "W4", LABEL, rep, m, commands));
-        log.printf("  " + prefix + "W4 rep %d: enqueue %,.0f req/s, delivered %,.0f jobs/s, p50 %.0f p99 %.0f max %.0f ms, lost %.0f dup %.0f (burst lost %.0f)%n",
+        results.add(new Results.Run(prefix + "W4", dashboard ? DASHBOARD_LABEL : LABEL, rep, m, commands));
+        delivered.get(dashboard ? DASHBOARD_LABEL : LABEL).add(m.get("delivered_jobs_per_s"));
+        log.printf("  " + prefix + "W4" + (dashboard ? " (dashboard open)" : "") + " rep %d: enqueue %,.0f req/s, delivered %,.0f jobs/s, p50 %.0f p99 %.0f max %.0f ms, lost %.0f dup %.0f (burst lost %.0f)%n",
                 rep, m.get("enqueue_req_per_s"), m.get("delivered_jobs_per_s"), m.get("p50"), m.get("p99"), m.get("max"),
                 m.get("lost"), m.get("duplicated"), m.get("burst_lost"));
     }

@@ -68,7 +68,9 @@ public final class Tables {
                 new TableSpec("W4", String.format("W4 end to end over HTTP (%,d jobs through the service, due over ~%.1f s, HTTP callback receiver)",
                         s.w4Jobs(), s.w4SpanMs() / 1000.0),
                         "The service jar as a child process on the bench Redis; producers POST single jobs; a local HTTP "
-                                + "server answers every callback 200.", w4, false),
+                                + "server answers every callback 200. Each repetition runs twice: as is, and with the "
+                                + "operators' dashboard open (3 tabs refreshing every 2 s: overview with every topic's "
+                                + "history, a topic page, the dead-letters page; bench DashboardLoad).", w4, false),
                 new TableSpec("W5", "W5 scale (delayq JobStore, one topic, pending jobs far in the future)",
                         "One topic is filled on to each row's number of pending jobs (batch enqueue, 8 producers, untimed "
                                 + "beside the fill rate), then single operations are timed from one thread: client µs/op "
