@@ -192,7 +192,8 @@ class PostgresJobArchiveTest {
         } finally {
             reaping.close();
         }
-        assertThat(reaperThreads()).as("the reaper stopped with its archive").isEqualTo(before);
+        // An executor is terminated (close returns) a moment before its worker thread has died: wait for the thread.
+        Await.until("the reaper stopped with its archive", 5_000, () -> reaperThreads() == before);
     }
 
     /** The dashboard's columns (V5) are written with the letter, from FailureSignature.of(job) and the last attempt. */
