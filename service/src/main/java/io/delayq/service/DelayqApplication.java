@@ -18,6 +18,7 @@ import io.delayq.service.bulk.BulkOperationsResource;
 import io.delayq.service.history.TopicActivity;
 import io.delayq.service.history.TopicHistoryRecorder;
 import io.delayq.service.insight.TopicInsightsResource;
+import io.delayq.service.logging.RequestIdFilter;
 import io.delayq.service.resources.MeResource;
 import io.delayq.service.api.StrictJson;
 import io.delayq.service.cli.MigrateCommand;
@@ -34,6 +35,8 @@ import io.delayq.service.errors.StoreExceptionMapper;
 import io.delayq.service.errors.ViolationExceptionMapper;
 import io.delayq.service.errors.WebApplicationProblemMapper;
 import io.delayq.service.metrics.TopicDepthGauges;
+import io.delayq.service.prometheus.CompositeTopicActivity;
+import io.delayq.service.prometheus.PrometheusExposition;
 import io.delayq.service.resources.JobLookup;
 import io.delayq.service.resources.JobsResource;
 import io.delayq.service.resources.NoMatrixParameters;
@@ -105,6 +108,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         registerProblemMappers(config, environment);
         environment.jersey().register(config.getAuth().build());
         environment.jersey().register(new RequestSizeLimit(config.getLimits().getMaxRequestBytes().toBytes()));
+        RequestIdFilter.register(environment); // X-Request-Id, in the MDC of every log line of a request
         environment.jersey().register(new StrictUtf8());
         environment.jersey().register(new NoMatrixParameters());
         environment.jersey().register(new StrictParams());
@@ -123,12 +127,15 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         TopicHistoryRecorder history = new TopicHistoryRecorder(store, environment.metrics(), store::now,
                 HISTORY_FLUSH_MS);
         environment.lifecycle().manage(history);
-        DeliveryEngine engine = delivery.build(store, environment, history);
+        // /metrics/prometheus on the admin port; before the engine is built (it takes over its callback-latency timer).
+        TopicActivity activity = CompositeTopicActivity.of(history,
+                PrometheusExposition.register(environment, config.getPrometheus()));
+        DeliveryEngine engine = delivery.build(store, environment, activity);
 
         Consumer<Callback> callbackCheck = new CallbackCheck(config.getLimits().jobRules(), delivery.callbackGuard());
 
         AuditTrail audit = new AuditTrail(archive, System::currentTimeMillis, environment.metrics());
-        registerProducerApi(config, environment, store, archive, policy, callbackCheck, engine, history, audit);
+        registerProducerApi(config, environment, store, archive, policy, callbackCheck, engine, activity, audit);
         ConsumerEndpoints.register(environment, store, policy, config.getLimits().jobRules(), engine::watchLeases);
         DeadLetterReplayer replayer = new DeadLetterReplayer(store, archive, config.getLimits().jobRules(),
                 DeadLetterReplayer.DEFAULT_DEDUP_WINDOW_MS);

@@ -7,6 +7,7 @@ import io.delayq.service.auth.AuthFactory;
 import io.delayq.service.config.DefaultStores;
 import io.delayq.service.config.LimitsFactory;
 import io.delayq.service.delivery.DeliveryFactory;
+import io.delayq.service.prometheus.PrometheusFactory;
 import io.dropwizard.core.Configuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -53,6 +54,10 @@ public class DelayqConfiguration extends Configuration {
     @Valid
     @NotNull
     private LimitsFactory limits = new LimitsFactory();
+
+    @Valid
+    @NotNull
+    private PrometheusFactory prometheus = new PrometheusFactory();
 
     @JsonProperty
     public JobStoreFactory getStore() {
@@ -116,5 +121,15 @@ public class DelayqConfiguration extends Configuration {
     @JsonProperty
     public void setLimits(LimitsFactory limits) {
         this.limits = limits;
+    }
+
+    @JsonProperty
+    public PrometheusFactory getPrometheus() {
+        return prometheus;
+    }
+
+    @JsonProperty
+    public void setPrometheus(PrometheusFactory prometheus) {
+        this.prometheus = prometheus;
     }
 }

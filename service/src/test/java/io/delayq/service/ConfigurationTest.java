@@ -56,9 +56,15 @@ class ConfigurationTest {
         String secret = System.getenv().getOrDefault("DELAYQ_SIGNING_SECRET", "dev-secret");
         assertThat(config.getDelivery().getSigningSecret()).isEqualTo(secret);
         String token = System.getenv().getOrDefault("DELAYQ_TOKEN", "dev-token");
-        assertThat(config.getAuth().getTokens()).singleElement().satisfies(t -> {
+        assertThat(config.getAuth().getTokens()).hasSize(2);
+        assertThat(config.getAuth().getTokens().get(0)).satisfies(t -> {
             assertThat(t.getToken()).isEqualTo(token);
             assertThat(t.getRoles()).containsExactlyInAnyOrder("producer", "consumer", "admin");
+        });
+        String viewer = System.getenv().getOrDefault("DELAYQ_VIEWER_TOKEN", "dev-viewer");
+        assertThat(config.getAuth().getTokens().get(1)).satisfies(t -> {
+            assertThat(t.getToken()).isEqualTo(viewer);
+            assertThat(t.getRoles()).containsExactly("viewer");
         });
 
         assertThat(config.getLimits().getMaxPayloadBytes().toBytes()).isEqualTo(64 * 1024);
