@@ -15,13 +15,13 @@ import java.util.Set;
 
 /**
  * Reads the dead-letter filters of a query string ({@code topic, from, to, replayed, host, status, idPrefix, group,
- * payload.<field>=<value>}) or of a bulk operation's body into a {@link DeadLetterQuery}. An unknown parameter is
+ * payload.<field>=<value>} or its long form {@code payloadField=<field>&payloadValue=<value>}) or of a bulk operation's body into a {@link DeadLetterQuery}. An unknown parameter is
  * refused rather than ignored: a typo in a filter must not widen a purge to letters nobody meant.
  */
 public final class DeadLetterFilters {
     static final String PAYLOAD_PREFIX = "payload.";
     private static final Set<String> KNOWN = Set.of("topic", "from", "to", "replayed", "host", "status", "idPrefix",
-            "group", "limit", "cursor");
+            "group", "payloadField", "payloadValue", "limit", "cursor");
 
     private DeadLetterFilters() {
     }
@@ -50,7 +50,20 @@ public final class DeadLetterFilters {
                 payloadValue = e.getValue().get(0);
             } else if (!KNOWN.contains(name)) {
                 throw new IllegalArgumentException("unknown query parameter '" + name + "'; the filters are topic, from,"
-                        + " to, replayed, host, status, idPrefix, group and payload.<field>");
+                        + " to, replayed, host, status, idPrefix, group and payload.<field> (or payloadField and"
+                        + " payloadValue)");
+            }
+        }
+        if (params.containsKey("payloadField") || params.containsKey("payloadValue")) {
+            if (payloadField != null) {
+                throw new IllegalArgumentException("one payload filter at a time (payload." + payloadField
+                        + " and payloadField are both given)");
+            }
+            payloadField = params.getFirst("payloadField");
+            payloadValue = params.getFirst("payloadValue");
+            if (payloadField == null || payloadValue == null) {
+                throw new IllegalArgumentException("payloadField and payloadValue go together (or write"
+                        + " payload.<field>=<value>)");
             }
         }
         return of(params.getFirst("topic"), params.getFirst("from"), params.getFirst("to"), replayed,
