@@ -89,6 +89,9 @@ public final class RedisJobStore implements JobStore {
     /** Where the next outbox read starts taking turns among the partitions, so that every partition gets its turn. */
     private final AtomicInteger outboxTurn = new AtomicInteger();
     private final RedisOperatorViews views = new RedisOperatorViews(this);
+    /** Where the next reserve over several partitions starts breaking ties, so no partition always wins them. */
+    private final AtomicInteger reserveTurn = new AtomicInteger();
+    private final ClusterNodes nodes;
     private Runnable onClose = () -> { };
 
     private record CachedSettings(TopicSettings settings, long readAtNanos) {
@@ -105,6 +108,7 @@ public final class RedisJobStore implements JobStore {
         this.ownsClient = ownsClient;
         this.options = options;
         this.scripts = new Scripts(redis);
+        this.nodes = new ClusterNodes(redis);
         this.notifications = new Notifications(redis, codec::jobFromJson);
         this.retentionMs = Long.toString(options.finishedRetention().toMillis());
         this.historySize = Integer.toString(options.historySize());
@@ -232,8 +236,8 @@ public final class RedisJobStore implements JobStore {
             }
         });
         EnqueueResult[] results = new EnqueueResult[jobs.size()];
-        List<Object> answers = call("enqueue", () -> evalAll(Op.ENQUEUE, calls.stream().map(c -> c.keys).toList(),
-                calls.stream().map(c -> c.args).toList()));
+        List<Object> answers = evalAcknowledged("enqueue", Op.ENQUEUE, calls.stream().map(c -> c.keys).toList(),
+                calls.stream().map(c -> c.args).toList());
         for (int c = 0; c < calls.size(); c++) {
             EnqueueCall ec = calls.get(c);
             List<?> answer = (List<?>) answers.get(c);
@@ -286,7 +290,8 @@ public final class RedisJobStore implements JobStore {
     /** Before the topic's jobs or settings are written, so a crash in between never hides a topic that has them. */
     private void registerTopic(String topic) {
         if (!knownTopics.contains(topic)) {
-            call("register topic", () -> redis.sadd(RedisKeys.TOPICS, topic));
+            writeOne("register topic", RedisKeys.TOPICS, pipe -> pipe.sadd(RedisKeys.TOPICS, topic),
+                    () -> redis.sadd(RedisKeys.TOPICS, topic));
             knownTopics.add(topic);
         }
     }
@@ -357,7 +362,8 @@ public final class RedisJobStore implements JobStore {
         String json = encodeSettings(topic, settings);
         registerTopic(topic);
         partitionsForWrite(topic);
-        call("put settings", () -> redis.hset(RedisKeys.SETTINGS, topic, json));
+        writeOne("put settings", RedisKeys.SETTINGS, pipe -> pipe.hset(RedisKeys.SETTINGS, topic, json),
+                () -> redis.hset(RedisKeys.SETTINGS, topic, json));
         settingsCache.put(topic, new CachedSettings(settings, System.nanoTime()));
     }
 
@@ -374,8 +380,8 @@ public final class RedisJobStore implements JobStore {
             String read = call("read settings", () -> redis.hget(RedisKeys.SETTINGS, topic));
             TopicSettings next = change.apply(read == null ? TopicSettings.empty() : parseSettings(topic, read));
             String json = encodeSettings(topic, next);
-            Object written = call("update settings", () -> scripts.eval(Op.SETTINGS, List.of(RedisKeys.SETTINGS),
-                    List.of(topic, read == null ? "0" : "1", read == null ? "" : read, json)));
+            Object written = evalOneAcknowledged("update settings", Op.SETTINGS, List.of(RedisKeys.SETTINGS),
+                    List.of(topic, read == null ? "0" : "1", read == null ? "" : read, json));
             if ((Long) written == 1) {
                 TopicSettings stored = parseSettings(topic, json);
                 settingsCache.put(topic, new CachedSettings(stored, System.nanoTime()));
@@ -426,34 +432,46 @@ public final class RedisJobStore implements JobStore {
             long[] nextAndNow = reservePartition(ps[0], lane, wanted, defaultLeaseMs, leases);
             return new ReserveResult(leases, nextAndNow[0], nextAndNow[1]);
         }
-        // Several partitions: look at each one's earliest entries, then lease from each partition its share of the
-        // globally earliest ones, so that "earliest first" holds across partitions too.
-        List<List<Tuple>> heads = new ArrayList<>(ps.length);
-        List<long[]> candidates = new ArrayList<>();
+        return reserveAcross(ps, lane, wanted, defaultLeaseMs);
+    }
+
+    /**
+     * Reserve over several partitions in two pipelines, each one round trip per node (before: two sequential calls
+     * per partition): the first reads each partition's earliest {@code wanted} entries of the lane, the second runs
+     * the reserve script on the partitions that get a share ({@link ReserveShares}: earliest first across partitions,
+     * but every partition with entries is guaranteed {@code wanted / (2 × those partitions)}, so that a partition
+     * whose backlog is always older cannot starve the others; ties go to a rotating partition).
+     */
+    private ReserveResult reserveAcross(Partition[] ps, Delivery lane, int wanted, long defaultLeaseMs) {
+        List<Partition> all = Arrays.asList(ps);
+        List<List<Tuple>> heads = perPartition("reserve", all, (pipe, p) -> pipe.zrangeWithScores(p.scheduled(lane), 0, wanted - 1));
+        long[][] scores = new long[ps.length][];
         for (int i = 0; i < ps.length; i++) {
-            Partition p = ps[i];
-            List<Tuple> head = call("reserve", () -> redis.zrangeWithScores(p.scheduled(lane), 0, wanted - 1));
-            heads.add(head);
-            for (Tuple t : head) {
-                candidates.add(new long[] {(long) t.getScore(), i});
-            }
+            scores[i] = heads.get(i).stream().mapToLong(t -> (long) t.getScore()).toArray();
         }
-        candidates.sort(Comparator.comparingLong(c -> c[0]));
-        int[] share = new int[ps.length];
-        for (int c = 0; c < Math.min(wanted, candidates.size()); c++) {
-            share[(int) candidates.get(c)[1]]++;
-        }
-        List<Lease> leases = new ArrayList<>();
+        int[] share = ReserveShares.of(scores, wanted, Math.floorMod(reserveTurn.getAndIncrement(), ps.length));
+        List<Partition> chosen = new ArrayList<>();
+        List<List<String>> keys = new ArrayList<>();
+        List<List<String>> args = new ArrayList<>();
         long next = -1;
-        long now = -1;
         for (int i = 0; i < ps.length; i++) {
             if (share[i] == 0) {
-                next = earlier(next, heads.get(i).isEmpty() ? -1 : (long) heads.get(i).get(0).getScore());
+                next = earlier(next, scores[i].length == 0 ? -1 : scores[i][0]);
                 continue;
             }
-            long[] nextAndNow = reservePartition(ps[i], lane, share[i], defaultLeaseMs, leases);
-            next = earlier(next, nextAndNow[0]);
-            now = Math.max(now, nextAndNow[1]);
+            chosen.add(ps[i]);
+            keys.add(reserveKeys(ps[i], lane));
+            args.add(reserveArgs(share[i], defaultLeaseMs));
+        }
+        List<Lease> leases = new ArrayList<>();
+        long now = -1;
+        if (!chosen.isEmpty()) {
+            List<Object> answers = call("reserve", () -> evalAll(Op.RESERVE, keys, args));
+            for (int c = 0; c < chosen.size(); c++) {
+                long[] nextAndNow = readReserveAnswer(chosen.get(c), (List<?>) answers.get(c), leases);
+                next = earlier(next, nextAndNow[0]);
+                now = Math.max(now, nextAndNow[1]);
+            }
         }
         if (now < 0) {
             now = now();
@@ -462,16 +480,28 @@ public final class RedisJobStore implements JobStore {
         return new ReserveResult(leases, next, now);
     }
 
+    private static List<String> reserveKeys(Partition p, Delivery lane) {
+        return List.of(p.jobs(), p.scheduled(lane), p.leased(), p.finished(), p.quarantine());
+    }
+
+    private List<String> reserveArgs(int count, long defaultLeaseMs) {
+        String tokenBase = Long.toString(10_000_000_000_000L + (random.nextLong() & Long.MAX_VALUE) % 890_000_000_000_000L);
+        return List.of(Integer.toString(count), Long.toString(defaultLeaseMs), tokenBase, retentionMs);
+    }
+
     /**
      * Runs the reserve script on one partition, adding its leases; returns {nextDueAt, now}. A leased record this code
      * cannot decode costs the others nothing: it is made DEAD at once (its attempt cannot be made), so that it reaches
      * the outbox, and from there the archiver's quarantine, instead of coming back at every lease expiry.
      */
     private long[] reservePartition(Partition p, Delivery lane, int count, long defaultLeaseMs, List<Lease> leases) {
-        String tokenBase = Long.toString(10_000_000_000_000L + (random.nextLong() & Long.MAX_VALUE) % 890_000_000_000_000L);
-        List<?> answer = (List<?>) call("reserve", () -> scripts.eval(Op.RESERVE,
-                List.of(p.jobs(), p.scheduled(lane), p.leased(), p.finished(), p.quarantine()),
-                List.of(Integer.toString(count), Long.toString(defaultLeaseMs), tokenBase, retentionMs)));
+        List<?> answer = (List<?>) call("reserve", () -> scripts.eval(Op.RESERVE, reserveKeys(p, lane),
+                reserveArgs(count, defaultLeaseMs)));
+        return readReserveAnswer(p, answer, leases);
+    }
+
+    /** Adds the leases of one reserve script answer; returns {nextDueAt, now}. */
+    private long[] readReserveAnswer(Partition p, List<?> answer, List<Lease> leases) {
         int quarantined = ((Long) answer.get(2)).intValue();
         logQuarantined(p, answer.subList(3, 3 + 2 * quarantined), "reserve");
         List<LeaseRef> unreadable = new ArrayList<>();
@@ -550,7 +580,7 @@ public final class RedisJobStore implements JobStore {
                 args.add(a);
             }
         });
-        List<Object> answers = call("ack", () -> evalAll(Op.ACK, keys, args));
+        List<Object> answers = evalAcknowledged("ack", Op.ACK, keys, args);
         StoreStatus[] statuses = new StoreStatus[leases.size()];
         for (int c = 0; c < chunks.size(); c++) {
             List<?> codes = (List<?>) answers.get(c);
@@ -566,12 +596,12 @@ public final class RedisJobStore implements JobStore {
     public StoreStatus nack(LeaseRef lease, Failure failure) {
         JobRef ref = lease.job();
         Partition p = partition(ref.topic(), ref.id());
-        Object answer = call("nack", () -> scripts.eval(Op.NACK,
+        Object answer = evalOneAcknowledged("nack", Op.NACK,
                 List.of(p.jobs(), p.leased(), p.schedPush(), p.schedPull(), p.finished(), p.archive(), p.stats()),
                 List.of(ref.id(), Long.toString(lease.token()), Long.toString(failure.isDead() ? -1 : failure.retryDelayMs()),
                         failure.error() == null ? "" : failure.error(),
                         failure.httpStatus() == null ? "" : failure.httpStatus().toString(),
-                        retentionMs, historySize, ref.topic())));
+                        retentionMs, historySize, ref.topic()));
         return ScriptCodes.status((Long) answer);
     }
 
@@ -582,8 +612,8 @@ public final class RedisJobStore implements JobStore {
         }
         JobRef ref = lease.job();
         Partition p = partition(ref.topic(), ref.id());
-        List<?> answer = (List<?>) call("extend", () -> scripts.eval(Op.EXTEND, List.of(p.jobs(), p.leased()),
-                List.of(ref.id(), Long.toString(lease.token()), Long.toString(leaseMs))));
+        List<?> answer = (List<?>) evalOneAcknowledged("extend", Op.EXTEND, List.of(p.jobs(), p.leased()),
+                List.of(ref.id(), Long.toString(lease.token()), Long.toString(leaseMs)));
         StoreException.check(ScriptCodes.status((Long) answer.get(0)), ref, "extended");
         return Long.parseLong((String) answer.get(1));
     }
@@ -612,9 +642,9 @@ public final class RedisJobStore implements JobStore {
     @Override
     public Job cancel(JobRef ref) {
         Partition p = partition(ref.topic(), ref.id());
-        List<?> answer = (List<?>) call("cancel", () -> scripts.eval(Op.CANCEL,
+        List<?> answer = (List<?>) evalOneAcknowledged("cancel", Op.CANCEL,
                 List.of(p.jobs(), p.schedPush(), p.schedPull(), p.leased(), p.finished()),
-                List.of(ref.id(), retentionMs)));
+                List.of(ref.id(), retentionMs));
         StoreException.check(ScriptCodes.status((Long) answer.get(0)), ref, "cancelled");
         return codec.decode(ref.topic(), ref.id(), (String) answer.get(1));
     }
@@ -625,10 +655,10 @@ public final class RedisJobStore implements JobStore {
             throw new IllegalArgumentException("exactly one of delayMs and runAtMs must be set");
         }
         Partition p = partition(ref.topic(), ref.id());
-        List<?> answer = (List<?>) call("reschedule", () -> scripts.eval(Op.RESCHEDULE,
+        List<?> answer = (List<?>) evalOneAcknowledged("reschedule", Op.RESCHEDULE,
                 List.of(p.jobs(), p.schedPush(), p.schedPull(), p.leased()),
                 List.of(ref.id(), delayMs == null ? "" : delayMs.toString(), runAtMs == null ? "" : runAtMs.toString(),
-                        ref.topic(), historySize)));
+                        ref.topic(), historySize));
         StoreException.check(ScriptCodes.status((Long) answer.get(0)), ref, "rescheduled");
         return codec.decode(ref.topic(), ref.id(), (String) answer.get(1));
     }
@@ -751,8 +781,15 @@ public final class RedisJobStore implements JobStore {
         for (OutboxEntry entry : entries) {
             byStream.computeIfAbsent(outboxPartition(entry), k -> new ArrayList<>()).add(outboxStreamId(entry));
         }
-        byStream.forEach((p, ids) ->
-                call("delete outbox", () -> redis.xdel(p.archive(), ids.toArray(StreamEntryID[]::new))));
+        if (byStream.isEmpty()) {
+            return;
+        }
+        // one pipeline (a round trip per node) and, with minReplicas, one WAIT per node
+        List<Partition> ps = new ArrayList<>(byStream.keySet());
+        call("delete outbox entries", () -> pipelineWithWaits("delete outbox entries",
+                ps.stream().map(Partition::archive).toList(),
+                (pipe, i) -> pipe.xdel(ps.get(i).archive(), byStream.get(ps.get(i)).toArray(StreamEntryID[]::new))))
+                .forEach(Response::get);
     }
 
     /** Moves entries from their partition's archive stream to its quarantine stream ({@code quarantine.lua}). */
@@ -765,8 +802,13 @@ public final class RedisJobStore implements JobStore {
             args.add(outboxStreamId(entry).toString());
             args.add(reason);
         }
-        byPartition.forEach((p, args) -> call("quarantine outbox entries",
-                () -> scripts.eval(Op.QUARANTINE, List.of(p.archive(), p.quarantine()), args)));
+        if (byPartition.isEmpty()) {
+            return;
+        }
+        List<Partition> ps = new ArrayList<>(byPartition.keySet());
+        evalAcknowledged("quarantine outbox entries", Op.QUARANTINE,
+                ps.stream().map(p -> List.of(p.archive(), p.quarantine())).toList(),
+                ps.stream().map(byPartition::get).toList());
     }
 
     @Override
@@ -787,15 +829,26 @@ public final class RedisJobStore implements JobStore {
         return size;
     }
 
-    /** The partition named by an outbox entry id ({@code topic#p@streamId}). */
-    private static Partition outboxPartition(OutboxEntry entry) {
+    /** The partition named by an outbox entry id ({@code topic#p@streamId}), under the topic's recorded layout. */
+    private Partition outboxPartition(OutboxEntry entry) {
         String entryId = entry.entryId();
         int at = entryId.lastIndexOf('@');
         int hash = entryId.lastIndexOf('#', at);
         if (at < 0 || hash < 0) {
             throw new IllegalArgumentException("'" + entryId + "' is not an outbox entry id of this store");
         }
-        return Partition.of(entryId.substring(0, hash), Integer.parseInt(entryId.substring(hash + 1, at)));
+        Partition[] ps = partitions(entryId.substring(0, hash));
+        int index;
+        try {
+            index = Integer.parseInt(entryId.substring(hash + 1, at));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + entryId + "' is not an outbox entry id of this store", e);
+        }
+        if (index < 0 || index >= ps.length) {
+            throw new IllegalArgumentException("'" + entryId + "' names partition " + index + " of a topic with "
+                    + ps.length + " partition(s)");
+        }
+        return ps[index];
     }
 
     private static StreamEntryID outboxStreamId(OutboxEntry entry) {
@@ -885,9 +938,9 @@ public final class RedisJobStore implements JobStore {
         String recorded = call("read the partition count of topic " + topic,
                 () -> redis.hget(RedisKeys.PARTITIONS, topic));
         if (recorded == null) {
-            return build(topic, configured);
+            return build(topic, PartitionRecord.forNewTopic(configured));
         }
-        return partitions.computeIfAbsent(topic, t -> build(t, adopted(t, Integer.parseInt(recorded), configured)));
+        return partitions.computeIfAbsent(topic, t -> build(t, adopted(t, PartitionRecord.parse(t, recorded), configured)));
     }
 
     /** The partitions of a topic about to get jobs or settings: its count is recorded now unless it was already. */
@@ -898,27 +951,30 @@ public final class RedisJobStore implements JobStore {
         }
         JobRules.checkTopic(topic);
         int configured = options.partitionsOf(topic);
-        String recorded = call("record the partition count of topic " + topic, () ->
-                redis.hsetnx(RedisKeys.PARTITIONS, topic, Integer.toString(configured)) == 1
-                        ? Integer.toString(configured) // recorded just now: ours
-                        : redis.hget(RedisKeys.PARTITIONS, topic));
-        int count = recorded == null ? configured : Integer.parseInt(recorded);
-        return partitions.computeIfAbsent(topic, t -> build(t, adopted(t, count, configured)));
+        String ours = PartitionRecord.forNewTopic(configured).encode();
+        long written = writeOne("record the partition count of topic " + topic, RedisKeys.PARTITIONS,
+                pipe -> pipe.hsetnx(RedisKeys.PARTITIONS, topic, ours),
+                () -> redis.hsetnx(RedisKeys.PARTITIONS, topic, ours));
+        String recorded = written == 1 ? ours // recorded just now: ours
+                : call("read the partition count of topic " + topic, () -> redis.hget(RedisKeys.PARTITIONS, topic));
+        PartitionRecord record = recorded == null ? PartitionRecord.forNewTopic(configured)
+                : PartitionRecord.parse(topic, recorded);
+        return partitions.computeIfAbsent(topic, t -> build(t, adopted(t, record, configured)));
     }
 
-    private static int adopted(String topic, int recorded, int configured) {
-        if (recorded != configured) {
+    private static PartitionRecord adopted(String topic, PartitionRecord recorded, int configured) {
+        if (recorded.count() != configured) {
             LOG.warn("topic {} has {} partition(s) recorded in Redis; this instance's configuration says {}, which is"
                     + " ignored: jobs stay in the partitions they were written to. To change the count, use a new"
-                    + " topic.", topic, recorded, configured);
+                    + " topic.", topic, recorded.count(), configured);
         }
         return recorded;
     }
 
-    private static Partition[] build(String topic, int count) {
-        Partition[] ps = new Partition[count];
+    private static Partition[] build(String topic, PartitionRecord record) {
+        Partition[] ps = new Partition[record.count()];
         for (int i = 0; i < ps.length; i++) {
-            ps[i] = Partition.of(topic, i);
+            ps[i] = record.spread() ? Partition.spread(topic, i, ps.length) : Partition.of(topic, i);
         }
         return ps;
     }
@@ -951,9 +1007,112 @@ public final class RedisJobStore implements JobStore {
         return answers;
     }
 
+    // ---------------------------------------------------------------- replicated acknowledgements
+
+    /**
+     * Script calls whose success is told to a caller: {@link #evalAll} when {@code minReplicas} is 0; else one pipeline
+     * of the calls, then a WAIT per node they went to (see {@link #pipelineWithWaits}). A call that met NOSCRIPT did
+     * not run: it is loaded and sent again, with its own WAIT.
+     */
+    private List<Object> evalAcknowledged(String operation, Op op, List<List<String>> keys, List<List<String>> args) {
+        if (options.minReplicas() == 0) {
+            return call(operation, () -> evalAll(op, keys, args));
+        }
+        return call(operation, () -> evalWaiting(operation, op, keys, args, true));
+    }
+
+    private Object evalOneAcknowledged(String operation, Op op, List<String> keys, List<String> args) {
+        return evalAcknowledged(operation, op, List.of(keys), List.of(args)).get(0);
+    }
+
+    private List<Object> evalWaiting(String operation, Op op, List<List<String>> keys, List<List<String>> args,
+                                     boolean retryNoScript) {
+        List<Response<?>> responses = pipelineWithWaits(operation, keys.stream().map(k -> k.get(0)).toList(),
+                (pipe, i) -> pipe.evalsha(scripts.sha(op), keys.get(i), args.get(i)));
+        Object[] answers = new Object[responses.size()];
+        List<Integer> again = new ArrayList<>();
+        for (int i = 0; i < responses.size(); i++) {
+            try {
+                answers[i] = responses.get(i).get();
+            } catch (JedisException e) {
+                if (!retryNoScript || !Scripts.isNoScript(e)) {
+                    throw e;
+                }
+                again.add(i);
+            }
+        }
+        if (!again.isEmpty()) {
+            again.forEach(i -> scripts.reload(op, keys.get(i).get(0)));
+            List<Object> retried = evalWaiting(operation, op, again.stream().map(keys::get).toList(),
+                    again.stream().map(args::get).toList(), false);
+            for (int j = 0; j < again.size(); j++) {
+                answers[again.get(j)] = retried.get(j);
+            }
+        }
+        return Arrays.asList(answers);
+    }
+
+    /** One write told to a caller: {@code direct} when {@code minReplicas} is 0, else {@code command} and its WAIT. */
+    private <T> T writeOne(String operation, String key, java.util.function.Function<AbstractPipeline, Response<T>> command,
+                           Supplier<T> direct) {
+        if (options.minReplicas() == 0) {
+            return call(operation, direct);
+        }
+        return call(operation, () -> {
+            @SuppressWarnings("unchecked")
+            T answer = (T) pipelineWithWaits(operation, List.of(key), (pipe, i) -> command.apply(pipe)).get(0).get();
+            return answer;
+        });
+    }
+
+    /**
+     * Appends {@code commands} (command i routed by {@code keys[i]}) to one pipeline, then, when {@code minReplicas} is
+     * above 0, one {@code WAIT minReplicas replicaTimeout} per node they went to, behind them: WAIT counts the replicas
+     * that have every write <em>of its own connection</em>, and a pipeline uses one connection per node, so the WAIT
+     * must travel in the same pipeline, routed by a key of that node, rather than as a separate call from the pool.
+     * A node that answers with fewer replicas fails the whole call with UNAVAILABLE (the writes are on the master and
+     * may or may not survive a failover); the commands' own answers are the caller's to read.
+     */
+    private List<Response<?>> pipelineWithWaits(String operation, List<String> keys,
+                                                java.util.function.BiFunction<AbstractPipeline, Integer, Response<?>> commands) {
+        int replicas = options.minReplicas();
+        long timeoutMs = options.replicaTimeout().toMillis();
+        List<Response<?>> responses = new ArrayList<>(keys.size());
+        List<Response<Long>> waits = new ArrayList<>();
+        try (AbstractPipeline pipeline = redis.pipelined()) {
+            Map<Object, String> keyOfNode = new LinkedHashMap<>();
+            for (int i = 0; i < keys.size(); i++) {
+                responses.add(commands.apply(pipeline, i));
+                keyOfNode.putIfAbsent(nodes.nodeOf(keys.get(i)), keys.get(i));
+            }
+            if (replicas > 0) {
+                keyOfNode.values().forEach(key -> waits.add(pipeline.waitReplicas(key, replicas, timeoutMs)));
+            }
+            pipeline.sync();
+        }
+        for (Response<Long> wait : waits) {
+            long reached = wait.get();
+            if (reached < replicas) {
+                throw new StoreException(StoreStatus.UNAVAILABLE, "the " + operation + " write reached " + reached
+                        + " of " + replicas + " replica(s) within " + timeoutMs + " ms; it may or may not survive a"
+                        + " failover (the master has it)");
+            }
+        }
+        return responses;
+    }
+
     private long firstScore(String zset) {
         List<Tuple> first = call("read", () -> redis.zrangeWithScores(zset, 0, 0));
         return first.isEmpty() ? -1 : (long) first.get(0).getScore();
+    }
+
+    /**
+     * A cluster pipeline whose node failed during {@code sync} leaves that node's responses unset (Jedis logs the
+     * connection error instead of throwing), and reading one throws this from {@link Response#get}.
+     */
+    private static boolean isUnansweredPipeline(IllegalStateException e) {
+        StackTraceElement[] trace = e.getStackTrace();
+        return trace.length > 0 && trace[0].getClassName().equals(Response.class.getName());
     }
 
     private static long earlier(long a, long b) {
@@ -970,8 +1129,17 @@ public final class RedisJobStore implements JobStore {
         try {
             return action.get();
         } catch (JedisException e) {
+            // a failover or resharding: pipelines follow neither MOVED nor a dead master by themselves
+            nodes.refreshSoon();
             throw new StoreException(StoreStatus.UNAVAILABLE, "Redis did not " + operation + ": " + e.getMessage()
                     + " (is Redis running and reachable?)", e);
+        } catch (IllegalStateException e) {
+            if (!isUnansweredPipeline(e)) {
+                throw e;
+            }
+            nodes.refreshSoon();
+            throw new StoreException(StoreStatus.UNAVAILABLE, "Redis did not " + operation + ": a node did not answer"
+                    + " its part of the pipeline (a failover or a node down?)", e);
         }
     }
 }

@@ -64,6 +64,13 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>{@code poolSize}</td><td>32</td><td>Redis connections at most (one is held by the notification
  *       subscriber).</td></tr>
  *   <tr><td>{@code timeout}</td><td>2 seconds</td><td>Connect and socket timeout of one Redis call.</td></tr>
+ *   <tr><td>{@code minReplicas}</td><td>0</td><td>Replicas every acknowledged write (enqueue, ack, nack, extend,
+ *       cancel, reschedule, settings, outbox deletion) must reach before the caller is answered: a {@code WAIT} after
+ *       the write, one per node a call touched. Fewer within {@code replicaTimeout} = {@code StoreException}
+ *       UNAVAILABLE (503): the write may or may not survive a failover. 0 = answer once the master has it.</td></tr>
+ *   <tr><td>{@code replicaTimeout}</td><td>1 second</td><td>How long one such {@code WAIT} may take.</td></tr>
+ *   <tr><td>{@code topologyRefresh}</td><td>5 seconds</td><td>(cluster) How often the client rereads the slot map
+ *       on its own, besides after MOVED and failed calls.</td></tr>
  * </table>
  *
  * <p>{@link #build} returns a ready store, registers a {@link Managed} that closes it (and stops the embedded
@@ -105,6 +112,18 @@ public class RedisJobStoreFactory implements JobStoreFactory {
     @NotNull
     @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)
     private Duration timeout = Duration.seconds(2);
+
+    @Min(0)
+    @Max(16)
+    private int minReplicas;
+
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+    private Duration replicaTimeout = Duration.seconds(1);
+
+    @NotNull
+    @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
+    private Duration topologyRefresh = Duration.seconds(5);
 
     /** The embedded server used when no {@code uri} and no {@code sentinel} is configured. */
     public static class EmbeddedFactory {
@@ -214,6 +233,15 @@ public class RedisJobStoreFactory implements JobStoreFactory {
         public void setDatabase(int database) {
             this.database = database;
         }
+    }
+
+    /** A WAIT is one Redis call: it must end (with its count) before the socket gives up on it. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    @ValidationMethod(message = "replicaTimeout must be shorter than timeout (a WAIT for replicas is one Redis call, and"
+            + " the socket timeout would cut it off before it answers)")
+    public boolean isReplicaTimeoutWithinTimeout() {
+        return replicaTimeout == null || timeout == null || minReplicas == 0
+                || replicaTimeout.toMilliseconds() < timeout.toMilliseconds();
     }
 
     @com.fasterxml.jackson.annotation.JsonIgnore
@@ -352,7 +380,8 @@ public class RedisJobStoreFactory implements JobStoreFactory {
     /** The store options this configuration describes. */
     public RedisStoreOptions options() {
         return new RedisStoreOptions(partitions, topicPartitions, java.time.Duration.ofMillis(finishedRetention.toMilliseconds()),
-                historySize, poolSize, java.time.Duration.ofSeconds(1), RedisStoreOptions.defaults().trimInterval());
+                historySize, poolSize, java.time.Duration.ofSeconds(1), RedisStoreOptions.defaults().trimInterval(),
+                minReplicas, java.time.Duration.ofMillis(replicaTimeout.toMilliseconds()));
     }
 
     private GenericObjectPoolConfig<Connection> pool() {
@@ -379,6 +408,8 @@ public class RedisJobStoreFactory implements JobStoreFactory {
                 .nodes(parsed.nodes())
                 .clientConfig(clientConfig(first).build())
                 .poolConfig(pool())
+                // a failover or resharding is followed without an operator even by a client that only pipelines
+                .topologyRefreshPeriod(java.time.Duration.ofMillis(topologyRefresh.toMilliseconds()))
                 .build();
     }
 
@@ -523,5 +554,35 @@ public class RedisJobStoreFactory implements JobStoreFactory {
     @JsonProperty
     public void setTimeout(Duration timeout) {
         this.timeout = timeout;
+    }
+
+    @JsonProperty
+    public int getMinReplicas() {
+        return minReplicas;
+    }
+
+    @JsonProperty
+    public void setMinReplicas(int minReplicas) {
+        this.minReplicas = minReplicas;
+    }
+
+    @JsonProperty
+    public Duration getReplicaTimeout() {
+        return replicaTimeout;
+    }
+
+    @JsonProperty
+    public void setReplicaTimeout(Duration replicaTimeout) {
+        this.replicaTimeout = replicaTimeout;
+    }
+
+    @JsonProperty
+    public Duration getTopologyRefresh() {
+        return topologyRefresh;
+    }
+
+    @JsonProperty
+    public void setTopologyRefresh(Duration topologyRefresh) {
+        this.topologyRefresh = topologyRefresh;
     }
 }

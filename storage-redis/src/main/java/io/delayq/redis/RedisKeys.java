@@ -1,17 +1,24 @@
 package io.delayq.redis;
 
 import io.delayq.core.Delivery;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * Every Redis key and channel name of the store, in one place (the table is in storage-redis/README.md). All keys
  * of one topic partition share the hash tag {@code {<topic>#<p>}}, so every script touches one Redis Cluster slot.
  */
 final class RedisKeys {
+    /** Redis Cluster's hash slots. */
+    static final int SLOTS = 16_384;
     /** SET of every topic that has had a job or settings. */
     static final String TOPICS = "dq:topics";
     /** HASH topic → {@link io.delayq.core.TopicSettings} JSON. */
     static final String SETTINGS = "dq:settings";
-    /** HASH topic → its partition count, recorded the first time the topic is used (jobs stay where they were put). */
+    /**
+     * HASH topic → its partition count and layout, recorded the first time the topic is used (jobs stay where they
+     * were put): {@code "<P>"} for the first layout ({@link Partition#of}), {@code "<P> spread"} for the spread one
+     * ({@link Partition#spread}).
+     */
     static final String PARTITIONS = "dq:partitions";
     /** Channel: "topic\nlane\ndueAt" when a lane's earliest run time moved earlier. */
     static final String WAKE = "dq:wake";
@@ -34,8 +41,32 @@ final class RedisKeys {
     record Partition(String topic, int index, String jobs, String schedPush, String schedPull, String leased,
                      String finished, String archive, String stats, String quarantine) {
 
+        /** Partition {@code index} under the first layout: hash tag {@code {<topic>#<p>}}, wherever that hashes. */
         static Partition of(String topic, int index) {
-            String p = "dq:{" + topic + "#" + index + "}:";
+            return tagged(topic, index, topic + "#" + index);
+        }
+
+        /**
+         * Partition {@code index} of {@code count} under the spread layout: hash tag {@code {<topic>#<p>.<k>}}, with k the
+         * smallest integer that puts the tag's slot into the p-th of {@code count} equal ranges of the 16,384 slots.
+         * A cluster whose masters own equal contiguous slot ranges (what {@code redis-cli --cluster create} and
+         * rebalancing make) then holds ⌊P/M⌋ or ⌈P/M⌉ of a topic's P partitions on each of its M masters. Deterministic,
+         * so every instance computes the same keys; ~count tries of CRC16 per partition, once per topic and instance.
+         */
+        static Partition spread(String topic, int index, int count) {
+            long from = (long) index * SLOTS / count;
+            long to = Math.max(from + 1, (long) (index + 1) * SLOTS / count);
+            for (long k = 0; ; k++) {
+                String tag = topic + "#" + index + "." + k;
+                int slot = JedisClusterCRC16.getSlot("{" + tag + "}");
+                if (slot >= from && slot < to) {
+                    return tagged(topic, index, tag);
+                }
+            }
+        }
+
+        private static Partition tagged(String topic, int index, String tag) {
+            String p = "dq:{" + tag + "}:";
             return new Partition(topic, index, p + "jobs", p + "scheduled:push", p + "scheduled:pull", p + "leased",
                     p + "finished", p + "archive", p + "stats", p + "quarantine");
         }

@@ -17,9 +17,24 @@ import java.util.Objects;
  * @param settingsCacheTtl  how long topic settings read for the hot path are cached by this instance
  * @param trimInterval      how often the store drops finished records past the retention in every partition (the
  *                          transitions trim their own partition as they go; this pass reaches idle ones)
+ * @param minReplicas       replicas every acknowledged write must reach before the caller is answered ({@code WAIT},
+ *                          one per node a call touched); 0 = answer once the master has it (Redis's asynchronous
+ *                          replication: a failover can lose the last acknowledged writes)
+ * @param replicaTimeout    how long one {@code WAIT} may take before the caller gets
+ *                          {@link io.delayq.core.StoreException} UNAVAILABLE
  */
 public record RedisStoreOptions(int partitions, Map<String, Integer> topicPartitions, Duration finishedRetention,
-                                int historySize, int poolSize, Duration settingsCacheTtl, Duration trimInterval) {
+                                int historySize, int poolSize, Duration settingsCacheTtl, Duration trimInterval,
+                                int minReplicas, Duration replicaTimeout) {
+    /** The options without replicated acknowledgements (minReplicas 0), as before they existed. */
+    public RedisStoreOptions(int partitions, Map<String, Integer> topicPartitions, Duration finishedRetention,
+                             int historySize, int poolSize, Duration settingsCacheTtl, Duration trimInterval) {
+        this(partitions, topicPartitions, finishedRetention, historySize, poolSize, settingsCacheTtl, trimInterval, 0,
+                DEFAULT_REPLICA_TIMEOUT);
+    }
+
+    static final Duration DEFAULT_REPLICA_TIMEOUT = Duration.ofSeconds(1);
+
     public RedisStoreOptions {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be at least 1");
@@ -41,6 +56,12 @@ public record RedisStoreOptions(int partitions, Map<String, Integer> topicPartit
         if (trimInterval == null || trimInterval.isNegative() || trimInterval.isZero()) {
             throw new IllegalArgumentException("trimInterval must be positive");
         }
+        if (minReplicas < 0) {
+            throw new IllegalArgumentException("minReplicas must be 0 (no wait) or more, not " + minReplicas);
+        }
+        if (replicaTimeout == null || replicaTimeout.toMillis() < 1) {
+            throw new IllegalArgumentException("replicaTimeout must be at least 1 ms (WAIT 0 would wait forever)");
+        }
     }
 
     /** 1 partition, 24 h retention, 100 attempts of history, 32 connections, settings cached 1 s, a trim pass every 5 s. */
@@ -54,23 +75,29 @@ public record RedisStoreOptions(int partitions, Map<String, Integer> topicPartit
     }
 
     public RedisStoreOptions withPartitions(int defaultPartitions, Map<String, Integer> perTopic) {
-        return new RedisStoreOptions(defaultPartitions, perTopic, finishedRetention, historySize, poolSize, settingsCacheTtl, trimInterval);
+        return new RedisStoreOptions(defaultPartitions, perTopic, finishedRetention, historySize, poolSize, settingsCacheTtl, trimInterval, minReplicas, replicaTimeout);
     }
 
     public RedisStoreOptions withFinishedRetention(Duration retention) {
-        return new RedisStoreOptions(partitions, topicPartitions, retention, historySize, poolSize, settingsCacheTtl, trimInterval);
+        return new RedisStoreOptions(partitions, topicPartitions, retention, historySize, poolSize, settingsCacheTtl, trimInterval, minReplicas, replicaTimeout);
     }
 
     public RedisStoreOptions withHistorySize(int size) {
-        return new RedisStoreOptions(partitions, topicPartitions, finishedRetention, size, poolSize, settingsCacheTtl, trimInterval);
+        return new RedisStoreOptions(partitions, topicPartitions, finishedRetention, size, poolSize, settingsCacheTtl, trimInterval, minReplicas, replicaTimeout);
     }
 
     public RedisStoreOptions withTrimInterval(Duration interval) {
         return new RedisStoreOptions(partitions, topicPartitions, finishedRetention, historySize, poolSize,
-                settingsCacheTtl, interval);
+                settingsCacheTtl, interval, minReplicas, replicaTimeout);
     }
 
     public RedisStoreOptions withPoolSize(int size) {
-        return new RedisStoreOptions(partitions, topicPartitions, finishedRetention, historySize, size, settingsCacheTtl, trimInterval);
+        return new RedisStoreOptions(partitions, topicPartitions, finishedRetention, historySize, size, settingsCacheTtl, trimInterval, minReplicas, replicaTimeout);
+    }
+
+    /** Acknowledged writes wait for {@code replicas} replicas, at most {@code timeout} per WAIT. */
+    public RedisStoreOptions withMinReplicas(int replicas, Duration timeout) {
+        return new RedisStoreOptions(partitions, topicPartitions, finishedRetention, historySize, poolSize,
+                settingsCacheTtl, trimInterval, replicas, timeout);
     }
 }

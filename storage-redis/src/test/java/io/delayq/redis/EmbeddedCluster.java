@@ -16,19 +16,27 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** A three-master Redis Cluster of embedded servers, for tests; started once per JVM, stopped at exit. */
-final class EmbeddedCluster {
+/**
+ * A Redis Cluster of embedded servers, for tests: formed with CLUSTER ADDSLOTS / MEET / REPLICATE through Jedis (no
+ * redis-cli), masters owning equal contiguous slot ranges. {@link #shared()} is three masters for the whole JVM;
+ * {@link #start(int, int, int)} makes one of a test's own (e.g. with replicas, to fail over).
+ */
+final class EmbeddedCluster implements AutoCloseable {
     private static final int SLOTS = 16384;
     private static EmbeddedCluster shared;
 
     private final List<EmbeddedRedis> nodes = new ArrayList<>();
+    private final List<EmbeddedRedis> masters = new ArrayList<>();
+    private final java.util.Map<EmbeddedRedis, EmbeddedRedis> replicaOf = new java.util.LinkedHashMap<>();
+    private final java.util.Map<EmbeddedRedis, Path> dirOf = new java.util.HashMap<>();
+    private int nodeTimeoutMs;
 
     private EmbeddedCluster() {
     }
 
     static synchronized EmbeddedCluster shared() {
         if (shared == null) {
-            shared = start(3);
+            shared = start(3, 0, 5000);
         }
         return shared;
     }
@@ -43,47 +51,116 @@ final class EmbeddedCluster {
         return RedisClusterClient.builder().nodes(nodes()).build();
     }
 
-    private static EmbeddedCluster start(int size) {
+    /** The masters as formed (a failover does not change this list; ask the nodes for their role). */
+    List<EmbeddedRedis> masters() {
+        return List.copyOf(masters);
+    }
+
+    /** The replica formed for {@code master} (the first, when several). */
+    EmbeddedRedis replicaOf(EmbeddedRedis master) {
+        return replicaOf.get(master);
+    }
+
+    @Override
+    public void close() {
+        nodes.forEach(n -> {
+            try {
+                n.close();
+            } catch (RuntimeException e) {
+                // killed by the test already
+            }
+        });
+    }
+
+    /**
+     * @param masterCount      masters, each owning an equal contiguous slot range
+     * @param replicasPerMaster replicas of each master
+     * @param nodeTimeoutMs    cluster-node-timeout: how long a node may not answer before the others fail it over
+     */
+    static EmbeddedCluster start(int masterCount, int replicasPerMaster, int nodeTimeoutMs) {
         EmbeddedCluster cluster = new EmbeddedCluster();
+        cluster.nodeTimeoutMs = nodeTimeoutMs;
+        int size = masterCount * (1 + replicasPerMaster);
         try {
             Path dir = Files.createTempDirectory("delayq-cluster");
             for (int i = 0; i < size; i++) {
-                int port = portWithFreeBus();
-                cluster.nodes.add(EmbeddedRedis.start(port, dir.resolve("n" + i), false, "no",
-                        List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes-" + port + ".conf",
-                                "--cluster-node-timeout", "5000")));
+                cluster.nodes.add(cluster.launch(portWithFreeBus(), dir.resolve("n" + i)));
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot create the cluster's directory", e);
         }
-        int per = SLOTS / size;
-        for (int i = 0; i < size; i++) {
-            try (Jedis node = new Jedis("127.0.0.1", cluster.nodes.get(i).port())) {
+        int first = cluster.nodes.get(0).port();
+        int per = SLOTS / masterCount;
+        for (int i = 0; i < masterCount; i++) {
+            EmbeddedRedis master = cluster.nodes.get(i);
+            cluster.masters.add(master);
+            try (Jedis node = new Jedis("127.0.0.1", master.port())) {
                 int from = i * per;
-                int to = i == size - 1 ? SLOTS - 1 : from + per - 1;
+                int to = i == masterCount - 1 ? SLOTS - 1 : from + per - 1;
                 int[] slots = new int[to - from + 1];
                 for (int s = from; s <= to; s++) {
                     slots[s - from] = s;
                 }
                 node.clusterAddSlots(slots);
                 if (i > 0) {
-                    node.clusterMeet("127.0.0.1", cluster.nodes.get(0).port());
+                    node.clusterMeet("127.0.0.1", first);
                 }
             }
         }
-        long deadline = System.currentTimeMillis() + 20_000;
+        for (int i = masterCount; i < size; i++) {
+            EmbeddedRedis replica = cluster.nodes.get(i);
+            EmbeddedRedis master = cluster.masters.get((i - masterCount) % masterCount);
+            cluster.replicaOf.putIfAbsent(master, replica);
+            try (Jedis node = new Jedis("127.0.0.1", replica.port());
+                 Jedis m = new Jedis("127.0.0.1", master.port())) {
+                node.clusterMeet("127.0.0.1", first);
+                String masterId = m.clusterMyId();
+                // REPLICATE needs the master in this node's table: wait for the gossip that brings it
+                long deadline = System.currentTimeMillis() + 20_000;
+                while (!node.clusterNodes().contains(masterId)) {
+                    if (System.currentTimeMillis() > deadline) {
+                        throw new IllegalStateException("replica on " + replica.port() + " never learned of master "
+                                + master.port());
+                    }
+                    Await.sleep(50);
+                }
+                node.clusterReplicate(masterId);
+            }
+        }
+        long deadline = System.currentTimeMillis() + 30_000;
         for (EmbeddedRedis n : cluster.nodes) {
             try (Jedis node = new Jedis("127.0.0.1", n.port())) {
                 while (!node.clusterInfo().contains("cluster_state:ok")
-                        || !node.clusterInfo().contains("cluster_known_nodes:" + size)) {
+                        || !node.clusterInfo().contains("cluster_known_nodes:" + size)
+                        || !cluster.masters.contains(n) && !node.info("replication").contains("master_link_status:up")) {
                     if (System.currentTimeMillis() > deadline) {
-                        throw new IllegalStateException("the embedded cluster did not form: " + node.clusterInfo());
+                        throw new IllegalStateException("the embedded cluster did not form: " + node.clusterInfo()
+                                + node.info("replication"));
                     }
                     Await.sleep(50);
                 }
             }
         }
         return cluster;
+    }
+
+    private EmbeddedRedis launch(int port, Path dir) {
+        EmbeddedRedis node = EmbeddedRedis.start(port, dir, false, "no",
+                List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes-" + port + ".conf",
+                        "--cluster-node-timeout", Integer.toString(nodeTimeoutMs)));
+        dirOf.put(node, dir);
+        return node;
+    }
+
+    /**
+     * Starts a node that was killed again, on its port and directory: its cluster config file makes it rejoin with
+     * its old identity, and a master that was failed over meanwhile comes back as a replica of the one that replaced
+     * it (what a process supervisor restarting it would get).
+     */
+    EmbeddedRedis restart(EmbeddedRedis killed) {
+        EmbeddedRedis node = launch(killed.port(), dirOf.get(killed));
+        nodes.add(node);
+        return node;
     }
 
     /** A port whose cluster bus port (port + 10000) is free too. */

@@ -55,6 +55,23 @@ class RedisJobStoreFactoryTest {
         assertThat(options.historySize()).isEqualTo(5);
         assertThat(options.poolSize()).isEqualTo(8);
         assertThat(redis.getTimeout().toMilliseconds()).isEqualTo(500);
+        assertThat(options.minReplicas()).isEqualTo(1);
+        assertThat(options.replicaTimeout()).isEqualTo(Duration.ofMillis(250));
+        assertThat(redis.getTopologyRefresh().toMilliseconds()).isEqualTo(2_000);
+    }
+
+    @Test
+    void refusesAReplicaTimeoutTheSocketTimeoutWouldCutOff() {
+        RedisJobStoreFactory redis = new RedisJobStoreFactory();
+        redis.setUri("redis://h:6379");
+        redis.setMinReplicas(1);
+        redis.setReplicaTimeout(io.dropwizard.util.Duration.seconds(2));
+        assertThat(validator.validate(redis)).extracting(v -> v.getMessage())
+                .anySatisfy(m -> assertThat(m).contains("replicaTimeout must be shorter than timeout"));
+        redis.setReplicaTimeout(io.dropwizard.util.Duration.seconds(1));
+        assertThat(validator.validate(redis)).isEmpty();
+        redis.setMinReplicas(-1);
+        assertThat(validator.validate(redis)).isNotEmpty();
     }
 
     @Test
@@ -63,6 +80,8 @@ class RedisJobStoreFactoryTest {
         assertThat(redis.getUri()).isNull();
         assertThat(redis.getPartitions()).isEqualTo(1);
         assertThat(redis.options().finishedRetention()).isEqualTo(Duration.ofHours(24));
+        assertThat(redis.options().minReplicas()).isZero();
+        assertThat(redis.options().replicaTimeout()).isEqualTo(Duration.ofSeconds(1));
         assertThat(new RedisJobStoreFactory().getEmbedded().getPort()).isEqualTo(6390);
         assertThat(new RedisJobStoreFactory().getEmbedded().getDataDir()).isEqualTo("./data/redis");
         assertThat(new RedisJobStoreFactory().getEmbedded().isAppendOnly()).isTrue();

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What the scripts leave in Redis, read back raw: the key layout, scores and records of storage-redis/README.md. */
 class RedisStateTest {
@@ -164,7 +165,7 @@ class RedisStateTest {
         store.enqueue(jobs);
         long total = 0;
         for (int i = 0; i < 4; i++) {
-            Partition part = Partition.of(topic, i);
+            Partition part = Partition.spread(topic, i, 4);
             long n = raw.redis().hlen(part.jobs());
             assertThat(n).as("partition %d", i).isBetween(20L, 100L);
             assertThat(raw.redis().zcard(part.schedPull())).isEqualTo(n);
@@ -180,6 +181,30 @@ class RedisStateTest {
     }
 
     @Test
+    void aTopicRecordedUnderTheFirstLayoutKeepsItsKeys() {
+        // written by a version before the spread layout: "4", jobs under {topic#p}
+        raw.redis().hset(RedisKeys.PARTITIONS, topic, "4");
+        Partition legacy = Partition.of(topic, store.partitions(topic)[0].index());
+        assertThat(store.partitions(topic)).extracting(Partition::jobs)
+                .containsExactly(Partition.of(topic, 0).jobs(), Partition.of(topic, 1).jobs(),
+                        Partition.of(topic, 2).jobs(), Partition.of(topic, 3).jobs());
+        store.enqueue(NewJob.delayed(topic, "old", PAYLOAD, 0, 3));
+        assertThat(raw.redis().hexists(store.partition(topic, "old").jobs(), "old")).isTrue();
+        assertThat(legacy.jobs()).isEqualTo("dq:{" + topic + "#0}:jobs");
+        assertThat(raw.redis().hget(RedisKeys.PARTITIONS, topic)).isEqualTo("4");
+
+        // a spread topic's tags land in the p-th quarter of the slot space
+        String spread = topic + "-new";
+        for (int p = 0; p < 4; p++) {
+            assertThat(JedisClusterCRC16.getSlot(Partition.spread(spread, p, 4).jobs()) * 4 / 16384).isEqualTo(p);
+        }
+        // and a record this version cannot read is refused, not guessed at
+        raw.redis().hset(RedisKeys.PARTITIONS, spread, "4 zigzag");
+        assertThatThrownBy(() -> store.partitions(spread)).isInstanceOf(io.delayq.core.StoreException.class)
+                .hasMessageContaining("cannot read");
+    }
+
+    @Test
     void aTopicKeepsThePartitionCountItWasFirstUsedWith() {
         store.close();
         store = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withPartitions(1, Map.of(topic, 4)));
@@ -188,7 +213,7 @@ class RedisStateTest {
             jobs.add(NewJob.delayed(topic, "k" + i, PAYLOAD, 0, 3));
         }
         store.enqueue(jobs);
-        assertThat(raw.redis().hget(RedisKeys.PARTITIONS, topic)).isEqualTo("4");
+        assertThat(raw.redis().hget(RedisKeys.PARTITIONS, topic)).isEqualTo("4 spread");
 
         // another instance configured with 2 partitions for the topic: it must still see (and serve) every job
         try (RedisJobStore other = RedisJobStore.connect(uri, RedisStoreOptions.defaults().withPartitions(2, Map.of()))) {

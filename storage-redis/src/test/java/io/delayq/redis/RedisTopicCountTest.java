@@ -89,7 +89,7 @@ class RedisTopicCountTest {
                 jobs.add(NewJob.delayed(topic, "j" + i, "{}", 0, 3));
             }
             writer.enqueue(jobs);
-            assertThat(raw.redis().hget(RedisKeys.PARTITIONS, topic)).isEqualTo("3");
+            assertThat(raw.redis().hget(RedisKeys.PARTITIONS, topic)).isEqualTo("3 spread");
             Await.sleep(5);
             assertThat(store.reserve(topic, Delivery.PULL, 100, 60_000).leases()).as("every partition is read").hasSize(30);
         }
