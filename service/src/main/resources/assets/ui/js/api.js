@@ -1,0 +1,68 @@
+// The dashboard is a pure client of the REST API: a bearer token from sessionStorage, no cookies.
+
+const TOKEN_KEY = 'delayq.token';
+// The API sits at the root of the application port, next to /ui/.
+const ROOT = new URL('../', window.location.href.split('#')[0]);
+
+export const session = {
+  token: () => window.sessionStorage.getItem(TOKEN_KEY),
+  save: (token) => window.sessionStorage.setItem(TOKEN_KEY, token),
+  clear: () => window.sessionStorage.removeItem(TOKEN_KEY),
+};
+
+/** A failed call: the HTTP status and the problem+json detail (or whatever the server said). */
+export class ApiError extends Error {
+  constructor(status, detail, method, path) {
+    super(`${method} ${path} failed (${status}): ${detail}`);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+/** One call; resolves to the parsed JSON body (null for 204), rejects with ApiError. */
+export async function call(method, path, body, token = session.token()) {
+  const headers = { Accept: 'application/json, application/problem+json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(new URL(path.replace(/^\//, ''), ROOT), {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'omit', cache: 'no-store',
+    });
+  } catch (e) {
+    throw new ApiError(0, `the service cannot be reached (${e.message})`, method, path);
+  }
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch (notJson) {
+    json = null;
+  }
+  if (!response.ok) {
+    const detail = (json && (json.detail || json.title)) || text || response.statusText;
+    throw new ApiError(response.status, detail, method, path);
+  }
+  return json;
+}
+
+export const get = (path) => call('GET', path);
+export const post = (path, body) => call('POST', path, body === undefined ? {} : body);
+export const put = (path, body) => call('PUT', path, body);
+export const del = (path) => call('DELETE', path);
+
+/** /v1/topics/a/jobs/b from segments, each encoded. */
+export function path(...segments) {
+  return '/' + segments.map((s) => encodeURIComponent(s)).join('/');
+}
+
+/** '?a=1&b=2' from an object, leaving out empty values. */
+export function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}

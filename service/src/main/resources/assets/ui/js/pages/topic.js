@@ -1,0 +1,115 @@
+// One topic: counters, settings, pause/resume, per-minute history (delivered/failed/dead, lateness p50/p99), the
+// forecast of jobs falling due, and the leases in flight. Counters and leases poll every 2 s; history and forecast,
+// which move by the minute, at most every 15 s.
+import { h, replace, num, time, relative, table, emptyRow, routeLink } from '../dom.js';
+import { get, put, path, query } from '../api.js';
+import { Live, Cached } from '../live.js';
+import { lineChart, barChart, legend } from '../charts.js';
+
+const SLOW_MAX_AGE_MS = 15000;
+
+export function mount(root, { topic }, ctx) {
+  const base = path('v1', 'topics', topic);
+  const badge = h('span', { class: 'badge badge-warn', testid: 'paused-badge', hidden: true }, 'paused');
+  const toggle = h('button', { type: 'button', testid: 'pause-toggle', disabled: !ctx.can.admin,
+    title: ctx.can.admin ? null : 'read-only: pausing needs the admin role' }, 'Pause');
+  const counts = h('div', { class: 'counts' });
+  const settings = h('dl', { class: 'fields', testid: 'settings' });
+  const throughput = h('div', { testid: 'history-chart' });
+  const lateness = h('div', { testid: 'lateness-chart' });
+  const forecast = h('div', { testid: 'forecast-chart' });
+  const leases = h('div', { testid: 'leases' });
+  let current = null;
+
+  replace(root,
+    h('h1', {}, h('span', { testid: 'topic-name' }, topic), badge, h('span', { style: 'flex:1' }), toggle),
+    counts,
+    h('div', { class: 'grid' },
+      h('section', { class: 'card', 'aria-label': 'Delivered, failed and dead per minute' }, h('h2', { style: 'margin-top:0' }, 'Per minute, last 60 minutes'), throughput),
+      h('section', { class: 'card', 'aria-label': 'Lateness' }, h('h2', { style: 'margin-top:0' }, 'Lateness p50 / p99 (ms)'), lateness),
+      h('section', { class: 'card', 'aria-label': 'Due forecast' }, h('h2', { style: 'margin-top:0' }, 'Falling due, next 60 minutes'), forecast)),
+    h('div', { class: 'split' },
+      h('section', { 'aria-label': 'Leases in flight' }, h('h2', {}, 'Leases in flight'), leases),
+      h('section', { class: 'card', 'aria-label': 'Settings' }, h('h2', {}, 'Settings'), settings)));
+
+  toggle.addEventListener('click', async () => {
+    if (!current) return;
+    toggle.disabled = true;
+    try {
+      current = await put(base, { paused: !current.settings.paused });
+      ctx.clearError();
+      renderTopic(current);
+    } catch (e) {
+      ctx.showError(e);
+    } finally {
+      toggle.disabled = !ctx.can.admin;
+    }
+  });
+
+  const history = new Cached(() => get(base + '/history' + query({ minutes: 60 })), SLOW_MAX_AGE_MS);
+  const due = new Cached(() => get(base + '/forecast' + query({ minutes: 60 })), SLOW_MAX_AGE_MS);
+
+  const live = new Live(async () => {
+    const results = await Promise.allSettled([get(base), get(base + '/leases' + query({ limit: 100 })), history.get(), due.get()]);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) ctx.showError(failed.reason);
+    const [t, l, hist, fc] = results.map((r) => (r.status === 'fulfilled' ? r.value : null));
+    if (t) renderTopic(current = t);
+    if (l) renderLeases(l.items || []);
+    if (hist) renderHistory(hist.minutes || []);
+    if (fc) renderForecast(fc);
+  }).start();
+
+  function renderTopic(t) {
+    const paused = !!(t.settings && t.settings.paused);
+    badge.hidden = !paused;
+    toggle.textContent = paused ? 'Resume' : 'Pause';
+    toggle.setAttribute('aria-pressed', String(paused));
+    const count = (label, key, n) => h('div', { class: 'count' }, h('div', { class: 'n', testid: `count-${key}` }, num(n)), h('div', { class: 'l' }, label));
+    replace(counts, count('Scheduled', 'scheduled', t.scheduled), count('Leased', 'leased', t.leased),
+      count('Dead', 'dead', t.dead), count('Succeeded', 'succeeded', t.succeeded),
+      h('div', { class: 'count' }, h('div', { class: 'n', style: 'font-size:15px;padding-top:6px' }, t.nextRunAt ? `${time(t.nextRunAt)} (${relative(t.nextRunAt)})` : '—'), h('div', { class: 'l' }, 'Next run')));
+    const s = t.settings || {};
+    const row = (label, value) => [h('dt', {}, label), h('dd', {}, value === undefined || value === null ? h('span', { class: 'muted' }, 'service default') : value)];
+    replace(settings,
+      row('paused', String(paused)),
+      row('callback', s.callback ? s.callback.url : null),
+      row('maxAttempts', s.maxAttempts),
+      row('backoff', s.backoff ? JSON.stringify(s.backoff) : null),
+      row('timeout', s.timeout),
+      row('archiveSucceeded', s.archiveSucceeded === undefined ? null : String(s.archiveSucceeded)));
+  }
+
+  function renderHistory(minutes) {
+    const labels = minutes.length ? [time(minutes[0].minute).slice(11, 16), time(minutes[minutes.length - 1].minute).slice(11, 16)] : [];
+    const counts = [
+      { name: 'delivered', color: '#1f7a4d', values: minutes.map((m) => m.delivered) },
+      { name: 'failed', color: '#a86400', values: minutes.map((m) => m.failed) },
+      { name: 'dead', color: '#b42318', values: minutes.map((m) => m.dead) },
+    ];
+    replace(throughput, lineChart(counts, { label: `${topic}: delivered, failed and dead per minute`, xLabels: labels }), legend(counts));
+    const late = [
+      { name: 'p50', color: '#2457c5', values: minutes.map((m) => m.latenessP50Ms) },
+      { name: 'p99', color: '#a86400', values: minutes.map((m) => m.latenessP99Ms) },
+    ];
+    replace(lateness, lineChart(late, { label: `${topic}: lateness p50 and p99 in ms`, unit: '', xLabels: labels }), legend(late));
+  }
+
+  function renderForecast(fc) {
+    const counts = fc.counts || [];
+    const total = counts.reduce((a, b) => a + b, 0);
+    replace(forecast,
+      barChart(counts, { label: `${topic}: jobs falling due per ${fc.bucketSeconds || 60} s`, xLabels: ['now', `+${counts.length} min`] }),
+      h('div', { class: 'muted', testid: 'forecast-total' }, `${num(total)} jobs due in the next ${counts.length} minutes`));
+  }
+
+  function renderLeases(items) {
+    replace(leases, table([{ label: 'Job' }, { label: 'Lane' }, { label: 'Attempt', num: true }, { label: 'Deadline' }],
+      items.length ? items.map((l) => h('tr', { testid: 'lease-row' },
+        h('td', {}, routeLink(l.id, 'jobs', topic, l.id)), h('td', {}, l.lane), h('td', { class: 'num' }, num(l.attempt)),
+        h('td', { class: 'time' }, `${time(l.deadline)} (${relative(l.deadline)})`)))
+        : [emptyRow(4, 'No job is leased right now.')], { 'aria-label': 'Leases in flight' }));
+  }
+
+  return () => live.stop();
+}

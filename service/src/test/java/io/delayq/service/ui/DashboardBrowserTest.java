@@ -1,0 +1,343 @@
+package io.delayq.service.ui;
+
+import io.delayq.core.testing.Await;
+import io.delayq.core.testing.CallbackReceiver;
+import io.delayq.core.testing.CallbackReceiver.Received;
+import io.delayq.core.testing.CallbackReceiver.Reply;
+import io.delayq.service.DelayqConfiguration;
+import io.delayq.service.support.Api;
+import io.delayq.service.support.Api.Answer;
+import io.delayq.service.support.TestApps;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static io.delayq.service.ui.Dashboard.testId;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The dashboard at /ui/ in a real (headless) Chromium against the whole service on the test store, with jobs
+ * delivered to a real HTTP receiver: signing in, live numbers, finding a dead letter by a payload field, replaying a
+ * failure group in bulk, and a viewer who sees everything and can change nothing. The methods are ordered only so
+ * that the screenshots of docs/dashboard.md show a history; each test makes its own topics and jobs.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DashboardBrowserTest {
+    static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
+    /** The viewer token of test-config.yml (role viewer only). */
+    static final String VIEWER = "viewer-token";
+    static final CallbackReceiver RECEIVER = new CallbackReceiver();
+    /** The receiver answers 500 under /fail/, 200 after {@link #SLOW_MS} under /slow/, and under /flaky/ 500 while this is set. */
+    static final AtomicBoolean FLAKY_FAILS = new AtomicBoolean(true);
+    static final long SLOW_MS = 6_000;
+    static final Screenshots SCREENSHOTS = Screenshots.fromEnvironment();
+
+    static ChromeDriver browser;
+
+    private Dashboard ui;
+    private Api admin;
+
+    @BeforeAll
+    static void startBrowser() {
+        RECEIVER.answer(r -> r.path().startsWith("/fail/") || r.path().startsWith("/flaky/") && FLAKY_FAILS.get()
+                ? Reply.status(500)
+                : r.path().startsWith("/slow/") ? new Reply(200, SLOW_MS, Map.of()) : Reply.ok());
+        browser = HeadlessChromium.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+        RECEIVER.close();
+    }
+
+    @BeforeEach
+    void setUp() {
+        String base = "http://127.0.0.1:" + APP.getLocalPort();
+        ui = new Dashboard(browser, base);
+        admin = new Api(base, TestApps.ADMIN);
+    }
+
+    @Test
+    @Order(1)
+    void signInWithATokenShowsWhoIsSignedInAndAnUnknownTokenShowsTheProblem() {
+        ui.signedOut();
+        ui.find("token-input").sendKeys("no-such-token");
+        ui.find("sign-in").click();
+        ui.awaitThat("the error banner for a refused token", d -> ui.visible("error-banner"));
+        assertThat(ui.text("error-text")).as("the banner names the status").contains("401");
+        assertThat(ui.visible("token-input")).as("still at the sign-in form").isTrue();
+        assertThat(ui.script("return window.sessionStorage.getItem('delayq.token')")).as("a refused token is not kept").isNull();
+
+        ui.signIn(TestApps.ADMIN);
+        assertThat(ui.text("whoami")).contains("admin").contains("producer");
+        assertThat(ui.visible("read-only-badge")).as("an admin is not read-only").isFalse();
+        assertThat(ui.visible("error-banner")).as("the banner went with the successful sign-in").isFalse();
+        assertThat(ui.script("return window.sessionStorage.getItem('delayq.token')")).isEqualTo(TestApps.ADMIN);
+        assertThat(ui.script("return document.cookie")).as("no cookies").isEqualTo("");
+
+        ui.find("sign-out").click();
+        ui.awaitThat("the sign-in form after sign-out", d -> ui.visible("token-input"));
+        assertThat(ui.script("return window.sessionStorage.getItem('delayq.token')")).as("sign-out forgets the token").isNull();
+    }
+
+    @Test
+    @Order(2)
+    void overviewNumbersFollowTheJobsWithoutAReloadAndPollingStopsWhileTheTabIsHidden() {
+        String topic = topic("orders");
+        ui.signIn(TestApps.ADMIN);
+        ui.markDocument();
+        for (int i = 1; i <= 3; i++) {
+            schedule(topic, "soon-" + i, "{\"n\": " + i + "}", "/ok/" + topic, "\"delayMs\": 3000");
+        }
+        for (int i = 1; i <= 4; i++) { // jobs for the forecast, due in a few minutes
+            schedule(topic, "later-" + i, "{\"n\": " + i + "}", "/ok/" + topic, "\"delayMs\": " + (i * 150_000));
+        }
+        ui.awaitThat("the overview shows 7 scheduled jobs of " + topic, d -> "7".equals(ui.topicCell(topic, "scheduled")));
+
+        RECEIVER.await(r -> r.path().equals("/ok/" + topic), 3, Duration.ofSeconds(20));
+        ui.awaitThat("the overview shows 3 succeeded and 4 scheduled",
+                d -> "3".equals(ui.topicCell(topic, "succeeded")) && "4".equals(ui.topicCell(topic, "scheduled")));
+        assertThat(ui.sameDocument()).as("numbers changed without a reload").isTrue();
+        // the delivered/min sparkline (history, refetched at most every 15 s) comes to show the 3 deliveries
+        ui.awaitThat("the delivered sparkline of " + topic + " shows deliveries", d -> {
+            List<WebElement> sparks = d.findElements(By.cssSelector("tr[data-topic='" + topic + "'] svg.spark"));
+            return sparks.size() == 2 && !sparks.get(0).getAttribute("aria-label").contains("highest 0");
+        });
+
+        // a hidden tab asks the API nothing; shown again, it polls again
+        ui.script("window.__fetches = 0; const f = window.fetch; window.fetch = (...a) => { window.__fetches++; return f(...a); };"
+                + "Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});"
+                + "document.dispatchEvent(new Event('visibilitychange'));");
+        Await.sleep(1_000); // a refresh in flight when the tab was hidden may still finish
+        long before = ((Number) ui.script("return window.__fetches")).longValue();
+        Await.sleep(5_000);
+        assertThat(((Number) ui.script("return window.__fetches")).longValue()).as("requests while hidden").isEqualTo(before);
+        ui.script("Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});"
+                + "document.dispatchEvent(new Event('visibilitychange'));");
+        ui.awaitThat("polling resumes when the tab is shown", d -> ((Number) ui.script("return window.__fetches")).longValue() > before);
+
+        // the topic page: counters, charts, forecast, a lease in flight, pause and resume
+        schedule(topic, "slow-1", "{\"slow\": true}", "/slow/" + topic, "\"delayMs\": 0");
+        browser.findElement(By.cssSelector("tr[data-topic='" + topic + "'] a")).click();
+        ui.awaitThat("the topic page of " + topic, d -> topic.equals(ui.text("topic-name")));
+        ui.awaitThat("the lease of slow-1 in flight", d -> ui.all("lease-row").stream().anyMatch(r -> r.getText().contains("slow-1")));
+        assertThat(ui.text("count-succeeded")).isEqualTo("3");
+        assertThat(ui.find("history-chart").findElements(By.tagName("svg"))).as("history chart").hasSize(1);
+        assertThat(ui.find("lateness-chart").findElements(By.tagName("svg"))).as("lateness chart").hasSize(1);
+        ui.awaitThat("the forecast counts the 4 later jobs", d -> ui.text("forecast-total").startsWith("4 jobs due"));
+        assertThat(ui.text("settings")).contains("paused").contains("false");
+        SCREENSHOTS.take(browser, "topic");
+
+        ui.find("pause-toggle").click();
+        ui.awaitThat("the paused badge", d -> ui.visible("paused-badge"));
+        assertThat(admin.get("/v1/topics/" + topic).json().path("settings").path("paused").asBoolean()).as("paused over the API").isTrue();
+        ui.awaitThat("the button offers resume", d -> ui.text("pause-toggle").equals("Resume"));
+        ui.find("pause-toggle").click();
+        ui.awaitThat("the paused badge gone", d -> !ui.visible("paused-badge"));
+        assertThat(admin.get("/v1/topics/" + topic).json().path("settings").path("paused").asBoolean()).as("resumed over the API").isFalse();
+        RECEIVER.await(r -> r.path().equals("/slow/" + topic), 1, Duration.ofSeconds(10));
+    }
+
+    @Test
+    @Order(3)
+    void aDeadLetterIsFoundByAPayloadFieldAndItsFailureGroupIsReplayedInBulk() {
+        String topic = topic("payments");
+        FLAKY_FAILS.set(true);
+        for (int i = 1; i <= 4; i++) {
+            String note = i == 3 ? "<img src=x onerror=window.__xss=1><b>bold</b>" : "order " + i;
+            schedule(topic, "order-" + i, "{\"orderId\": " + (1000 + i) + ", \"note\": \"" + note + "\"}",
+                    "/flaky/" + topic, "\"maxAttempts\": 1");
+        }
+        // a second failure group: nobody listens on port 1 (refused, or given up after 2 s where a network drops it)
+        Answer refused = admin.post("/v1/topics/" + topic + "/jobs", "{\"id\": \"refused-1\", \"payload\": {\"orderId\": 2001},"
+                + " \"callback\": {\"url\": \"http://127.0.0.1:1/hook\"}, \"maxAttempts\": 1, \"timeout\": \"2s\"}");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(201);
+        for (String id : List.of("order-1", "order-2", "order-3", "order-4", "refused-1")) {
+            awaitState(topic, id, "DEAD");
+        }
+
+        ui.signIn(TestApps.ADMIN);
+        ui.go("/dead-letters");
+        ui.find("filter-topic").sendKeys(topic);
+        ui.find("filter-payloadField").sendKeys("orderId");
+        ui.find("filter-payloadValue").sendKeys("1003");
+        ui.find("filter-apply").click();
+        ui.awaitThat("exactly the dead letter with orderId 1003",
+                d -> ui.all("letter-row").size() == 1 && "order-3".equals(ui.all("letter-id").get(0).getText()));
+        ui.awaitThat("one failure group of one letter for that filter",
+                d -> ui.all("group-row").size() == 1 && "1".equals(ui.all("group-count").get(0).getText()));
+
+        // the job page of that dead letter: state, the attempt's error, the payload as text
+        ui.all("letter-id").get(0).findElement(By.tagName("a")).click();
+        ui.awaitThat("the job page of order-3", d -> "DEAD".equals(ui.text("job-state")));
+        assertThat(ui.all("attempt-row")).hasSize(1);
+        assertThat(ui.text("attempt-error")).contains("500");
+        String payload = ui.text("job-payload");
+        assertThat(payload).contains("\"orderId\": 1003").contains("<img src=x onerror=window.__xss=1><b>bold</b>");
+        assertThat(ui.find("job-payload").findElements(By.cssSelector("*"))).as("markup in a payload stays text").isEmpty();
+        assertThat(ui.script("return window.__xss === undefined")).isEqualTo(true);
+        assertThat(ui.find("job-cancel").isEnabled()).as("a dead job cannot be cancelled").isFalse();
+        SCREENSHOTS.take(browser, "job");
+
+        // the whole topic: two failure groups, the HTTP 500 one holding the four orders
+        ui.go("/dead-letters?topic=" + topic);
+        ui.awaitThat("two failure groups and five letters", d -> ui.all("group-row").size() == 2 && ui.all("letter-row").size() == 5);
+        WebElement http500 = groupRow("500");
+        assertThat(http500.findElement(testId("group-count")).getText()).isEqualTo("4");
+        SCREENSHOTS.take(browser, "dead-letters");
+
+        FLAKY_FAILS.set(false);
+        ui.markDocument();
+        http500.findElement(testId("group-replay")).click();
+        ui.awaitThat("the dry run's confirmation", d -> ui.visible("confirm-text"));
+        assertThat(ui.text("confirm-text")).isEqualTo("4 letters match — replay them?");
+        ui.find("confirm-yes").click();
+        ui.awaitThat("the bulk replay reaches done",
+                d -> "done".equals(ui.find("bulk-operation").getAttribute("data-state")));
+        assertThat(ui.text("bulk-progress-text")).isEqualTo("4 / 4");
+        assertThat(ui.sameDocument()).as("progress came without a reload").isTrue();
+        String operation = ui.find("bulk-operation").getAttribute("data-operation");
+        SCREENSHOTS.take(browser, "bulk-operation");
+
+        // the replayed jobs are delivered: the receiver, now answering 200, records a replay of each order
+        List<Received> replays = RECEIVER.await(r -> r.path().equals("/flaky/" + topic) && r.id().contains(":r"), 4,
+                Duration.ofSeconds(20));
+        assertThat(replays).extracting(r -> r.id().substring(0, r.id().indexOf(':')))
+                .containsExactlyInAnyOrder("order-1", "order-2", "order-3", "order-4");
+        assertThat(RECEIVER.received(r -> r.path().equals("/hook"))).as("the other group was not replayed").isEmpty();
+
+        ui.go("/operations");
+        ui.awaitThat("the operation is listed as done", d -> browser.findElements(
+                By.cssSelector("tr[data-operation='" + operation + "'][data-state='done']")).size() == 1);
+        assertThat(browser.findElement(By.cssSelector("tr[data-operation='" + operation + "']")).getText())
+                .contains("replay").contains("4 / 4");
+        SCREENSHOTS.take(browser, "operations");
+    }
+
+    @Test
+    @Order(4)
+    void aViewerSeesEveryPageButEveryActionIsRefused() {
+        String topic = topic("billing");
+        schedule(topic, "doomed", "{\"orderId\": 7}", "/fail/" + topic, "\"maxAttempts\": 1");
+        schedule(topic, "waiting", "{\"orderId\": 8}", "/ok/" + topic, "\"delayMs\": 600000");
+        awaitState(topic, "doomed", "DEAD");
+
+        ui.signIn(VIEWER);
+        assertThat(ui.text("whoami")).contains("viewer");
+        assertThat(ui.visible("read-only-badge")).as("the read-only badge").isTrue();
+
+        ui.awaitThat("the overview lists " + topic, d -> "1".equals(ui.topicCell(topic, "dead")));
+        assertNoProblemShown("overview");
+        ui.go("/topics/" + topic);
+        ui.awaitThat("the topic page with its leases", d -> "1".equals(ui.text("count-scheduled"))
+                && ui.find("leases").getText().contains("No job is leased"));
+        assertThat(ui.find("pause-toggle").isEnabled()).as("pause for a viewer").isFalse();
+        assertNoProblemShown("topic page");
+
+        ui.go("/jobs/" + topic + "/waiting");
+        ui.awaitThat("the job page", d -> "SCHEDULED".equals(ui.text("job-state")));
+        assertThat(ui.find("job-cancel").isEnabled()).as("cancel for a viewer").isFalse();
+        assertThat(ui.find("job-reschedule").isEnabled()).as("reschedule for a viewer").isFalse();
+        assertNoProblemShown("job page");
+
+        ui.go("/dead-letters?topic=" + topic);
+        ui.awaitThat("the dead letter and its group", d -> ui.all("letter-row").size() == 1 && ui.all("group-row").size() == 1);
+        for (String action : List.of("letter-replay", "letter-purge", "group-replay", "group-purge", "replay-filter", "purge-filter")) {
+            assertThat(ui.all(action)).as(action).isNotEmpty()
+                    .allSatisfy(b -> assertThat(b.isEnabled()).as(action + " enabled").isFalse());
+        }
+        assertThat(ui.all("group-show").get(0).isEnabled()).as("looking is allowed").isTrue();
+        assertNoProblemShown("dead letters");
+
+        ui.go("/operations");
+        ui.awaitThat("the operations table", d -> !ui.find("operations").findElements(By.tagName("table")).isEmpty());
+        assertNoProblemShown("operations");
+        ui.go("/audit");
+        ui.awaitThat("the audit table", d -> !ui.find("audit").findElements(By.tagName("table")).isEmpty());
+        assertNoProblemShown("audit");
+
+        Api viewer = admin.as(VIEWER);
+        assertThat(viewer.get("/v1/me").json().path("roles").toString()).isEqualTo("[\"viewer\"]");
+        String job = "/v1/topics/" + topic + "/jobs/waiting";
+        Map<String, Answer> refused = Map.of(
+                "PUT topic", viewer.put("/v1/topics/" + topic, "{\"paused\": true}"),
+                "DELETE job", viewer.delete(job),
+                "POST reschedule", viewer.post(job + "/reschedule", "{\"delayMs\": 1000}"),
+                "POST replay", viewer.post("/v1/admin/dead-letters/" + topic + "/doomed/replay", "{}"),
+                "DELETE dead letter", viewer.delete("/v1/admin/dead-letters/" + topic + "/doomed"),
+                "POST bulk operation", viewer.post("/v1/admin/bulk-operations",
+                        "{\"kind\": \"replay\", \"dryRun\": false, \"filter\": {\"topic\": \"" + topic + "\"}}"));
+        refused.forEach((call, answer) -> assertThat(answer.status()).as("%s as a viewer: %s", call, answer).isEqualTo(403));
+        assertThat(admin.get(job).json().path("state").asText()).as("nothing changed").isEqualTo("SCHEDULED");
+        assertThat(admin.get("/v1/topics/" + topic).json().path("settings").path("paused").asBoolean()).isFalse();
+    }
+
+    @Test
+    @Order(5)
+    void theAuditPageShowsWhoChangedWhat() {
+        String topic = topic("settings");
+        assertThat(admin.put("/v1/topics/" + topic, "{\"paused\": true}").status()).isEqualTo(200);
+        assertThat(admin.put("/v1/topics/" + topic, "{\"paused\": false}").status()).isEqualTo(200);
+
+        ui.signIn(TestApps.ADMIN);
+        ui.go("/audit");
+        ui.awaitThat("the pause and the resume of " + topic + ", newest first", d -> ui.all("audit-row").stream()
+                .filter(r -> r.findElement(testId("audit-target")).getText().equals(topic))
+                .map(r -> r.getAttribute("data-action")).toList().equals(List.of("topic.resume", "topic.pause")));
+        WebElement newest = ui.all("audit-row").stream()
+                .filter(r -> r.findElement(testId("audit-target")).getText().equals(topic)).findFirst().orElseThrow();
+        assertThat(newest.findElement(testId("audit-actor")).getText()).as("the token's name").isEqualTo("admin");
+        SCREENSHOTS.take(browser, "audit");
+
+        ui.go("/"); // the overview, for docs/dashboard.md, once the earlier tests have left their topics
+        ui.awaitThat("the overview", d -> !ui.text("updated").isEmpty());
+        SCREENSHOTS.take(browser, "overview");
+    }
+
+    /** A fresh topic with a name that reads well on a screenshot: {@code orders-1b2c3d4e}. */
+    private static String topic(String name) {
+        return name + "-" + TestApps.topic().replaceAll("[^0-9a-f]", "").substring(0, 8);
+    }
+
+    /** The page's calls all succeeded: no error banner (a page's first calls have answered by the time it shows data). */
+    private void assertNoProblemShown(String page) {
+        assertThat(ui.visible("error-banner")).as("error banner on the %s: %s", page,
+                ui.visible("error-banner") ? ui.text("error-text") : "").isFalse();
+    }
+
+    private WebElement groupRow(String kindContains) {
+        return ui.all("group-row").stream()
+                .filter(r -> r.findElement(testId("group-kind")).getText().contains(kindContains))
+                .findFirst().orElseThrow(() -> new AssertionError("no failure group of kind *" + kindContains + "*"));
+    }
+
+    private void schedule(String topic, String id, String payload, String receiverPath, String extra) {
+        Answer created = admin.post("/v1/topics/" + topic + "/jobs", "{\"id\": \"" + id + "\", \"payload\": " + payload
+                + ", \"callback\": {\"url\": \"" + RECEIVER.url(receiverPath) + "\"}, " + extra + "}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    }
+
+    private void awaitState(String topic, String id, String state) {
+        String job = "/v1/topics/" + topic + "/jobs/" + id;
+        Await.until(topic + "/" + id + " " + state, () -> state.equals(admin.get(job).json().path("state").asText()));
+    }
+}
