@@ -1,7 +1,6 @@
 package io.delayq.mongo;
 
 import com.mongodb.MongoBulkWriteException;
-import com.mongodb.MongoException;
 import com.mongodb.WriteConcern;
 import com.mongodb.bulk.BulkWriteError;
 import com.mongodb.client.MongoCollection;
@@ -328,21 +327,10 @@ public final class MongoJobArchive implements JobArchive {
     }
 
     private <T> T mutate(String what, Supplier<T> action) {
-        T result = read(what, action);
-        try {
-            afterWrite.run();
-        } catch (RuntimeException e) {
-            throw new StoreException(StoreStatus.UNAVAILABLE, "the archive accepted the change but could not make it"
-                    + " durable (" + what + "): " + e.getMessage(), e);
-        }
-        return result;
+        return MongoCalls.mutate(what, afterWrite, action);
     }
 
     private static <T> T read(String what, Supplier<T> action) {
-        try {
-            return action.get();
-        } catch (MongoException e) {
-            throw new StoreException(StoreStatus.UNAVAILABLE, "the archive could not " + what + ": " + e.getMessage(), e);
-        }
+        return MongoCalls.read(what, action);
     }
 }

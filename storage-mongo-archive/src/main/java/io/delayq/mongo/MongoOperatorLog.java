@@ -1,6 +1,5 @@
 package io.delayq.mongo;
 
-import com.mongodb.MongoException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
@@ -11,8 +10,6 @@ import com.mongodb.client.model.ReplaceOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
-import io.delayq.core.StoreException;
-import io.delayq.core.StoreStatus;
 import io.delayq.core.archive.AuditEntry;
 import io.delayq.core.archive.BulkOperation;
 import io.delayq.core.archive.DeadLetterQuery;
@@ -251,22 +248,16 @@ public final class MongoOperatorLog implements OperatorLog {
     }
 
     private <T> T mutate(String what, Supplier<T> action) {
-        T result = read(what, action);
-        try {
-            afterWrite.run();
-        } catch (RuntimeException e) {
-            throw new StoreException(StoreStatus.UNAVAILABLE, "the archive accepted the change but could not make it"
-                    + " durable (" + what + "): " + e.getMessage(), e);
-        }
-        return result;
+        return MongoCalls.mutate(what, afterWrite, () -> {
+            ensureIndexes();
+            return action.get();
+        });
     }
 
     private <T> T read(String what, Supplier<T> action) {
-        try {
+        return MongoCalls.read(what, () -> {
             ensureIndexes();
             return action.get();
-        } catch (MongoException e) {
-            throw new StoreException(StoreStatus.UNAVAILABLE, "the archive could not " + what + ": " + e.getMessage(), e);
-        }
+        });
     }
 }

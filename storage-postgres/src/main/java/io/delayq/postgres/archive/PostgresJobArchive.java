@@ -16,13 +16,11 @@ import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
 import io.dropwizard.jackson.Jackson;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.postgres.PostgresPlugin;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +29,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
-import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -138,7 +135,7 @@ public final class PostgresJobArchive implements JobArchive {
         }
         Columns d = new Columns(dead);
         Columns c = new Columns(done);
-        call("write " + entries.size() + " finished jobs", () -> statements.write(
+        ArchiveCalls.call("write " + entries.size() + " finished jobs", () -> statements.write(
                 d.keys, d.topics, d.ids, d.finishedAt, d.jobs, d.payloads,
                 d.signatureIds, d.kinds, d.messages, d.hosts, d.statuses,
                 c.keys, c.topics, c.ids, c.states, c.finishedAt, c.jobs, c.payloads,
@@ -199,7 +196,7 @@ public final class PostgresJobArchive implements JobArchive {
     @Override
     public boolean recordReplay(String key, int expectedReplayCount, DeadLetter.Replay replay) {
         String json = rows.replayJson(replay);
-        return call("record a replay of dead letter " + key,
+        return ArchiveCalls.call("record a replay of dead letter " + key,
                 () -> statements.recordReplay(key, expectedReplayCount, json)) == 1;
     }
 
@@ -222,7 +219,7 @@ public final class PostgresJobArchive implements JobArchive {
         long purged = 0;
         int n;
         do {
-            n = call(what, () -> statements.purge(filter.conditions(), filter.binds(), retention, PURGE_BATCH));
+            n = ArchiveCalls.call(what, () -> statements.purge(filter.conditions(), filter.binds(), retention, PURGE_BATCH));
             purged += n;
         } while (n == PURGE_BATCH);
         return purged;
@@ -232,13 +229,13 @@ public final class PostgresJobArchive implements JobArchive {
 
     @Override
     public Optional<Job> find(JobRef ref) {
-        return call("find job " + ref, () -> statements.find(ref.topic(), ref.id()));
+        return ArchiveCalls.call("find job " + ref, () -> statements.find(ref.topic(), ref.id()));
     }
 
     @Override
     public Page<DeadLetter> deadLetters(DeadLetterQuery query) {
         DeadLetterFilter filter = DeadLetterFilter.listing(query);
-        List<DeadLetter> items = call("list dead letters",
+        List<DeadLetter> items = ArchiveCalls.call("list dead letters",
                 () -> statements.deadLetters(filter.conditions(), filter.binds(), query.limit() + 1));
         if (items.size() <= query.limit()) {
             return new Page<>(items, null);
@@ -250,7 +247,7 @@ public final class PostgresJobArchive implements JobArchive {
     @Override
     public long countDeadLetters(DeadLetterQuery filter) {
         DeadLetterFilter conditions = DeadLetterFilter.purge(filter);
-        return call("count dead letters",
+        return ArchiveCalls.call("count dead letters",
                 () -> statements.countDeadLetters(conditions.conditions(), conditions.binds()));
     }
 
@@ -262,7 +259,7 @@ public final class PostgresJobArchive implements JobArchive {
         }
         DeadLetterFilter conditions = DeadLetterFilter.purge(filter);
         long now = DeadLetterFilter.clamp(nowMs);
-        return call("group dead letters by failure", () -> statements.failureGroups(conditions.conditions(),
+        return ArchiveCalls.call("group dead letters by failure", () -> statements.failureGroups(conditions.conditions(),
                 conditions.binds(), DeadLetterFilter.clamp(now - HOUR_MS), now, limit));
     }
 
@@ -278,23 +275,23 @@ public final class PostgresJobArchive implements JobArchive {
     }
 
     long signUnsignedDeadLetters(int batch) {
-        return call("compute the failure signatures of older dead letters",
+        return ArchiveCalls.call("compute the failure signatures of older dead letters",
                 () -> backfill.run(batch, Integer.MAX_VALUE));
     }
 
     @Override
     public Optional<DeadLetter> deadLetter(JobRef ref) {
-        return call("find the dead letter of " + ref, () -> statements.deadLetterOfJob(ref.topic(), ref.id()));
+        return ArchiveCalls.call("find the dead letter of " + ref, () -> statements.deadLetterOfJob(ref.topic(), ref.id()));
     }
 
     @Override
     public Optional<DeadLetter> deadLetter(String key) {
-        return call("find dead letter " + key, () -> statements.deadLetter(key));
+        return ArchiveCalls.call("find dead letter " + key, () -> statements.deadLetter(key));
     }
 
     /** The database's clock, epoch ms: the health check's question. */
     public long now() {
-        return call("read the clock", statements::now);
+        return ArchiveCalls.call("read the clock", statements::now);
     }
 
     // ---------------------------------------------------------------- reaper
@@ -323,7 +320,7 @@ public final class PostgresJobArchive implements JobArchive {
      * @return how many rows were dropped
      */
     public long expire(long nowMs) {
-        return call("drop completed jobs and tombstones past their retention", () ->
+        return ArchiveCalls.call("drop completed jobs and tombstones past their retention", () ->
                 drain(() -> statements.reapCompleted(nowMs, options.reaperBatch()), Integer.MAX_VALUE)
                         + (long) drain(() -> statements.reapTombstones(nowMs, options.reaperBatch()), Integer.MAX_VALUE));
     }
@@ -358,45 +355,4 @@ public final class PostgresJobArchive implements JobArchive {
     }
 
     // ---------------------------------------------------------------- helpers
-
-    /**
-     * Runs one statement. A deadlock or serialization failure (the statement did not happen) is retried twice. A value
-     * PostgreSQL refuses (SQLSTATE classes 22 data exception, 23 integrity constraint, 54 program limit) will not be
-     * taken by retrying: {@link IllegalArgumentException}. Anything else is {@link StoreStatus#UNAVAILABLE}.
-     */
-    private static <T> T call(String operation, Supplier<T> action) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return action.get();
-            } catch (JdbiException e) {
-                String state = sqlState(e);
-                if (attempt < 3 && ("40P01".equals(state) || "40001".equals(state))) {
-                    continue;
-                }
-                if (state != null && (state.startsWith("22") || state.startsWith("23") || state.startsWith("54"))) {
-                    throw new IllegalArgumentException("the archive (PostgreSQL) refused to " + operation + ": "
-                            + rootMessage(e), e);
-                }
-                throw new StoreException(StoreStatus.UNAVAILABLE, "the archive (PostgreSQL) could not " + operation
-                        + ": " + rootMessage(e) + " (is PostgreSQL running and reachable?)", e);
-            }
-        }
-    }
-
-    private static String sqlState(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null) {
-                return sql.getSQLState();
-            }
-        }
-        return null;
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() == null ? root.toString() : root.getMessage();
-    }
 }

@@ -1,24 +1,19 @@
 package io.delayq.postgres.archive;
 
-import io.delayq.core.StoreException;
-import io.delayq.core.StoreStatus;
 import io.delayq.core.archive.AuditEntry;
 import io.delayq.core.archive.BulkOperation;
 import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.OperatorLog;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.JdbiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
-import java.util.function.Supplier;
 
 /**
  * The {@link OperatorLog} of {@link PostgresJobArchive}: bulk operations in {@code delayq_operations} and the audit log
@@ -62,7 +57,7 @@ final class PostgresOperatorLog implements OperatorLog {
 
     @Override
     public void save(BulkOperation op) {
-        call("save bulk operation " + op.id(), () -> {
+        ArchiveCalls.call("save bulk operation " + op.id(), () -> {
             statements.save(op.id(), op.kind().name(), op.filter(), op.state().name(), op.total(), op.done(),
                     op.failed(), op.startedBy(), op.createdAt(), op.updatedAt(), op.cancelRequested(), op.lastError(),
                     retentionMs);
@@ -72,30 +67,30 @@ final class PostgresOperatorLog implements OperatorLog {
 
     @Override
     public Optional<BulkOperation> report(BulkOperation progress) {
-        return call("report the progress of bulk operation " + progress.id(), () -> statements.report(progress.id(),
+        return ArchiveCalls.call("report the progress of bulk operation " + progress.id(), () -> statements.report(progress.id(),
                 progress.done(), progress.failed(), progress.lastError(), progress.updatedAt(),
                 progress.state().name(), retentionMs));
     }
 
     @Override
     public Optional<BulkOperation> requestCancel(String id) {
-        return call("cancel bulk operation " + id, () -> statements.requestCancel(id));
+        return ArchiveCalls.call("cancel bulk operation " + id, () -> statements.requestCancel(id));
     }
 
     @Override
     public Optional<BulkOperation> operation(String id) {
-        return call("read bulk operation " + id, () -> statements.operation(id));
+        return ArchiveCalls.call("read bulk operation " + id, () -> statements.operation(id));
     }
 
     @Override
     public List<BulkOperation> operations(int limit) {
         checkLimit(limit);
-        return call("list bulk operations", () -> statements.operations(limit));
+        return ArchiveCalls.call("list bulk operations", () -> statements.operations(limit));
     }
 
     @Override
     public void audit(AuditEntry e) {
-        call("append to the audit log", () -> {
+        ArchiveCalls.call("append to the audit log", () -> {
             statements.audit(e.id(), e.at(), e.actor(), e.action(), e.target(), e.count(), e.detail(), retentionMs);
             return null;
         });
@@ -105,12 +100,12 @@ final class PostgresOperatorLog implements OperatorLog {
     public List<AuditEntry> auditLog(int limit, String beforeId) {
         checkLimit(limit);
         if (beforeId == null) {
-            return call("read the audit log", () -> statements.auditLog(limit));
+            return ArchiveCalls.call("read the audit log", () -> statements.auditLog(limit));
         }
-        long beforeAt = call("read the audit log", () -> statements.auditAt(beforeId)).orElseThrow(() ->
+        long beforeAt = ArchiveCalls.call("read the audit log", () -> statements.auditAt(beforeId)).orElseThrow(() ->
                 new IllegalArgumentException("there is no audit entry " + beforeId + " to page from (it may have"
                         + " expired); start again from the newest entries"));
-        return call("read the audit log", () -> statements.auditLogBefore(beforeAt, beforeId, limit));
+        return ArchiveCalls.call("read the audit log", () -> statements.auditLogBefore(beforeAt, beforeId, limit));
     }
 
     // ---------------------------------------------------------------- reaper
@@ -135,7 +130,7 @@ final class PostgresOperatorLog implements OperatorLog {
      * @return how many rows were dropped
      */
     long expire(long nowMs) {
-        return call("drop operations and audit entries past their retention", () ->
+        return ArchiveCalls.call("drop operations and audit entries past their retention", () ->
                 drain(() -> statements.reapOperations(nowMs, reaperBatch), Integer.MAX_VALUE)
                         + (long) drain(() -> statements.reapAudit(nowMs, reaperBatch), Integer.MAX_VALUE));
     }
@@ -158,42 +153,5 @@ final class PostgresOperatorLog implements OperatorLog {
         if (limit < 1 || limit > DeadLetterQuery.MAX_LIMIT) {
             throw new IllegalArgumentException("limit is " + limit + "; use 1 to " + DeadLetterQuery.MAX_LIMIT);
         }
-    }
-
-    /**
-     * Runs one statement, with the archive's error mapping (PostgresJobArchive#call): a value PostgreSQL refuses
-     * (SQLSTATE classes 22, 23, 54) is an {@link IllegalArgumentException}; anything else, an unreachable server
-     * first, is {@link StoreStatus#UNAVAILABLE}. Every statement here changes at most one row or deletes with SKIP
-     * LOCKED, so there is no deadlock to retry.
-     */
-    private static <T> T call(String operation, Supplier<T> action) {
-        try {
-            return action.get();
-        } catch (JdbiException e) {
-            String state = sqlState(e);
-            if (state != null && (state.startsWith("22") || state.startsWith("23") || state.startsWith("54"))) {
-                throw new IllegalArgumentException("the archive (PostgreSQL) refused to " + operation + ": "
-                        + rootMessage(e), e);
-            }
-            throw new StoreException(StoreStatus.UNAVAILABLE, "the archive (PostgreSQL) could not " + operation
-                    + ": " + rootMessage(e) + " (is PostgreSQL running and reachable?)", e);
-        }
-    }
-
-    private static String sqlState(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null) {
-                return sql.getSQLState();
-            }
-        }
-        return null;
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() == null ? root.toString() : root.getMessage();
     }
 }
