@@ -23,6 +23,11 @@ public interface Backend {
     /** After a warm-up, or the last run of an implementation: leaves nothing behind. */
     void clear();
 
+    /** The service's {@code store:} block (W4, W6) for the store {@link #fresh} returned. */
+    default String serviceStoreYaml(String where) {
+        return ServiceProcess.storeYaml(where);
+    }
+
     /** A cost baseline. */
     interface Mark {
         Cost cost();

@@ -57,6 +57,11 @@ public final class BenchMain {
             if (opts.postgresPart()) {
                 runPostgres(opts, results, log, budget, started);
             }
+            if (opts.clusterPart() && opts.uses("delayq")
+                    && budget.allows("cluster scaling", List.of("SCALE-W1", "SCALE-W3", "SCALE-W4"))) {
+                new ClusterScale(opts, results, log).run();
+                checkpoint(results, sizes, opts, started);
+            }
             // Last: filling Redis with 10M jobs leaves the machine slower for a while (allocator, page cache, the
             // JVM's grown heap); the peers and the service were measured slower after it than before it.
             if (redis != null && opts.runs("W5") && opts.uses("delayq") && budget.allows("delayq", List.of("W5"))) {

@@ -15,8 +15,10 @@ import java.util.Set;
  *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>{@code --quick}</td><td>off</td><td>small sizes, 1 repetition, the whole run in under two minutes</td></tr>
  *   <tr><td>{@code --tiny}</td><td>off</td><td>smaller still (the test suite's size)</td></tr>
- *   <tr><td>{@code --store redis|postgres|both}</td><td>both</td><td>which part: the Redis part (W1–W6, CEILING on Redis,
- *       as before), the PostgreSQL part (W1–W4 and CHURN on PostgreSQL), or both (Redis first, W5 last)</td></tr>
+ *   <tr><td>{@code --store redis|postgres|both|cluster}</td><td>both</td><td>which part: the Redis part (W1–W6, CEILING on Redis,
+ *       as before), the PostgreSQL part (W1–W4 and CHURN on PostgreSQL), or both (Redis first, W5 last); or, on its own,
+ *       the cluster scaling part (delayq's W1 bulk, W3, W4 on standalone and on Redis Clusters of 1, 2, 3 masters the
+ *       bench forms, and minReplicas 0 vs 1 with a replica per master)</td></tr>
  *   <tr><td>{@code --only W1,W2,…}</td><td>all</td><td>workloads: W1 W2 W3 W4 W5 W6 CEILING CHURN (each in the parts that have it)</td></tr>
  *   <tr><td>{@code --impl a,b}</td><td>all</td><td>implementations: delayq redisson naive bullmq graphile-worker pg-boss
  *       (ceiling rows follow {@code --only})</td></tr>
@@ -38,7 +40,7 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
 
     public static final List<String> ALL_WORKLOADS = List.of("W1", "W2", "W3", "W5", "CEILING", "W4", "W6", "CHURN");
     public static final List<String> ALL_IMPLS = List.of("delayq", "redisson", "naive", "bullmq", "graphile-worker", "pg-boss");
-    public static final List<String> STORES = List.of("redis", "postgres", "both");
+    public static final List<String> STORES = List.of("redis", "postgres", "both", "cluster");
 
     public static BenchOptions parse(String... args) {
         Sizes sizes = Sizes.full();
@@ -119,12 +121,17 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
 
     /** Whether the Redis part runs (W1–W6 and CEILING on the bench Redis). */
     public boolean redisPart() {
-        return !store.equals("postgres");
+        return store.equals("redis") || store.equals("both");
     }
 
     /** Whether the PostgreSQL part runs (W1–W4 and CHURN on the bench PostgreSQL). */
     public boolean postgresPart() {
-        return !store.equals("redis");
+        return store.equals("postgres") || store.equals("both");
+    }
+
+    /** Whether the cluster scaling part runs (only when asked for: it starts up to 6 servers per configuration). */
+    public boolean clusterPart() {
+        return store.equals("cluster");
     }
 
     static Path defaultServiceJar() {
@@ -170,12 +177,13 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
 
     public static String usage() {
         return """
-                usage: java -jar delayq-bench.jar [--quick | --tiny] [--store redis|postgres|both]
+                usage: java -jar delayq-bench.jar [--quick | --tiny] [--store redis|postgres|both|cluster]
                                                   [--only W1,W2,W3,W4,W5,W6,CEILING,CHURN]
                                                   [--impl delayq,redisson,naive,bullmq,graphile-worker,pg-boss] [--out DIR] [--reps N]
                                                   [--w5 1000000,8000000,10000000] [--bundled-redis] [--service-jar PATH] [--service-reps N]
                                                   [--budget-min N] [--churn-s N] [--pg-setting name=value]
                   full mode (no --quick) runs BENCHMARK.md's sizes with 3 repetitions (Redis part ~20 minutes on 2 cores;
-                  the PostgreSQL part adds about an hour, half of it the 10-minute churns: --churn-s shortens them).""";
+                  the PostgreSQL part adds about an hour, half of it the 10-minute churns: --churn-s shortens them;
+                  --store cluster: delayq's W1 bulk, W3, W4 on standalone and on Redis Clusters of 1, 2, 3 masters).""";
     }
 }

@@ -36,12 +36,23 @@ public final class BenchRedis implements AutoCloseable {
 
     /** Starts a server; {@code preferPath} false forces the bundled binary. */
     public static BenchRedis start(boolean preferPath) throws Exception {
+        return start(preferPath, 0, List.of());
+    }
+
+    /**
+     * Starts a server on {@code port} (0: a free one) with more {@code redis-server} arguments (e.g. the cluster mode
+     * of a {@link BenchCluster} node), from the same binary as {@link #start(boolean)}.
+     */
+    static BenchRedis start(boolean preferPath, int port, List<String> extraArgs) throws Exception {
         String onPath = preferPath ? findOnPath("redis-server") : null;
         if (onPath != null) {
-            int port = freePort();
+            if (port == 0) {
+                port = freePort();
+            }
             Path dir = Files.createTempDirectory("delayq-bench-redis");
             List<String> cmd = new ArrayList<>(List.of(onPath, "--port", Integer.toString(port), "--bind", "127.0.0.1",
                     "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--logfile", dir.resolve("redis.log").toString()));
+            cmd.addAll(extraArgs);
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("stdout.log").toFile()).start();
             waitForPing(port, p);
@@ -49,13 +60,22 @@ public final class BenchRedis implements AutoCloseable {
             r.dir = dir;
             return r;
         }
+        if (!extraArgs.isEmpty()) {
+            // a cluster node keeps its nodes.conf in its data directory: one of its own
+            Path dir = Files.createTempDirectory("delayq-bench-redis");
+            io.delayq.redis.EmbeddedRedis server = io.delayq.redis.EmbeddedRedis.start(port, dir, false, "no", extraArgs);
+            BenchRedis r = new BenchRedis(null, server, server.port(), "redis-server " + versionAt(server.port())
+                    + " bundled in the embedded-redis dependency" + (preferPath ? " (none on the PATH)" : ""));
+            r.dir = dir;
+            return r;
+        }
         // The engine's helper, looked up reflectively so that the harness compiles whatever state storage-redis is in.
         Class<?> c = Class.forName("io.delayq.redis.EmbeddedRedis");
         Method start = c.getMethod("start", int.class, Path.class, boolean.class);
-        Object server = start.invoke(null, 0, null, false);
-        int port = (Integer) c.getMethod("port").invoke(server);
-        return new BenchRedis(null, (AutoCloseable) server, port,
-                "redis-server " + versionAt(port) + " bundled in the embedded-redis dependency (none on the PATH)");
+        Object server = start.invoke(null, port, null, false);
+        int actual = (Integer) c.getMethod("port").invoke(server);
+        return new BenchRedis(null, (AutoCloseable) server, actual,
+                "redis-server " + versionAt(actual) + " bundled in the embedded-redis dependency (none on the PATH)");
     }
 
     private static String versionAt(int port) {

@@ -25,8 +25,8 @@ final class ServiceProcess implements AutoCloseable {
     private Process process;
     private int starts;
 
-    /** @param storeUri {@code redis://…}, or {@code jdbc:postgresql://…} (user postgres, no password) */
-    ServiceProcess(Path jar, String storeUri) throws IOException {
+    /** @param storeYaml the configuration's {@code store:} block, e.g. {@link #storeYaml(String)} */
+    ServiceProcess(Path jar, String storeYaml) throws IOException {
         this.jar = jar;
         this.dir = Files.createTempDirectory("delayq-bench-service");
         this.port = BenchRedis.freePort();
@@ -65,7 +65,7 @@ final class ServiceProcess implements AutoCloseable {
                     - type: file
                       currentLogFilename: %s
                       archive: false
-                """.formatted(storeYaml(storeUri), TOKEN, port, adminPort, dir.resolve("service.log")));
+                """.formatted(storeYaml, TOKEN, port, adminPort, dir.resolve("service.log")));
     }
 
     /** The {@code store:} block (at the top level of the YAML) for a Redis URI or a PostgreSQL JDBC URL. */

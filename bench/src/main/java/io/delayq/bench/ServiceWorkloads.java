@@ -50,14 +50,44 @@ public final class ServiceWorkloads {
         this.serviceJar = serviceJar;
     }
 
-    public void run(boolean w4, boolean w6) {
-        String why = null;
+    /** Why the service cannot run here (no jar, or one without the backend's store), or {@code null}. */
+    private String skipReason() {
         if (!Files.isRegularFile(serviceJar) || !hasApplication(serviceJar)) {
-            why = "skipped: service jar not found (" + serviceJar + "; build it with ./mvnw -q -DskipTests package)";
-        } else if (!prefix.isEmpty() && !hasClass(serviceJar, "io/delayq/postgres/PostgresJobStoreFactory.class")) {
-            why = "skipped: the service jar has no PostgreSQL store (io.delayq.postgres.PostgresJobStoreFactory); "
+            return "skipped: service jar not found (" + serviceJar + "; build it with ./mvnw -q -DskipTests package)";
+        } else if (backend instanceof PostgresBackend
+                && !hasClass(serviceJar, "io/delayq/postgres/PostgresJobStoreFactory.class")) {
+            return "skipped: the service jar has no PostgreSQL store (io.delayq.postgres.PostgresJobStoreFactory); "
                     + "rebuild it with ./mvnw -q -DskipTests package";
         }
+        return null;
+    }
+
+    /**
+     * W4 as is (no dashboard variant), its rows labelled {@code label}: the cluster scaling part's one row per
+     * configuration, in the backend's W4 table. A missing service jar is a note in that table.
+     */
+    public void w4Rows(String label) {
+        String why = skipReason();
+        if (why != null) {
+            results.note(prefix + "W4", label + ": " + why);
+            log.println("  " + prefix + "W4 " + label + ": " + why);
+            return;
+        }
+        for (int rep = 1; rep <= sizes.reps(); rep++) {
+            try {
+                w4(label, rep, false);
+            } catch (Exception e) {
+                results.note(prefix + "W4", label + " rep " + rep + ": failed (" + e + ")");
+                log.println("  " + prefix + "W4 " + label + " rep " + rep + " failed: " + e);
+            } finally {
+                closeConnections();
+            }
+        }
+        backend.clear();
+    }
+
+    public void run(boolean w4, boolean w6) {
+        String why = skipReason();
         if (why != null) {
             if (w4) {
                 results.note(prefix + "W4", LABEL + ": " + why);
@@ -81,7 +111,7 @@ public final class ServiceWorkloads {
                 for (boolean dashboard : new boolean[] {false, true}) {
                     String label = dashboard ? DASHBOARD_LABEL : LABEL;
                     try {
-                        w4(rep, dashboard);
+                        w4(label, rep, dashboard);
                     } catch (Exception e) {
                         results.note(prefix + "W4", label + " rep " + rep + ": failed (" + e + ")");
                         log.println("  " + prefix + "W4 " + label + " rep " + rep + " failed: " + e);
@@ -156,13 +186,13 @@ public final class ServiceWorkloads {
         }
     }
 
-    private void w4(int rep, boolean dashboard) throws Exception {
+    private void w4(String label, int rep, boolean dashboard) throws Exception {
         String store = backend.fresh(LABEL);
         int n = sizes.w4Jobs();
         Map<String, Double> m = new LinkedHashMap<>();
         Map<String, long[]> commands = new LinkedHashMap<>();
         String topic = "bench-w4-" + UUID.randomUUID().toString().substring(0, 8);
-        try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, store)) {
+        try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, backend.serviceStoreYaml(store))) {
             service.start();
             warmUp(service, receiver, sizes.serviceWarmupMs());
             DashboardLoad tabs = dashboard ? new DashboardLoad(service.base(), ServiceProcess.TOKEN) : null;
@@ -193,7 +223,7 @@ public final class ServiceWorkloads {
             m.put("duplicated", (double) receipts.duplicated());
             cost.into(m, n);
             commands.putAll(cost.commands());
-            results.addLateness(prefix + "W4", LABEL, late);
+            results.addLateness(prefix + "W4", delivered.containsKey(label) ? LABEL : label, late); // both variants pooled
 
             // throughput: fill a paused topic through the batch endpoint, resume, time the callbacks
             Burst burst = burst(service, receiver, topic + "-tp", n);
@@ -208,9 +238,11 @@ public final class ServiceWorkloads {
                 m.put("dashboard_errors", (double) tabs.errors());
             }
         }
-        results.add(new Results.Run(prefix + "W4", dashboard ? DASHBOARD_LABEL : LABEL, rep, m, commands));
-        delivered.get(dashboard ? DASHBOARD_LABEL : LABEL).add(m.get("delivered_jobs_per_s"));
-        log.printf("  " + prefix + "W4" + (dashboard ? " (dashboard open)" : "") + " rep %d: enqueue %,.0f req/s, delivered %,.0f jobs/s, p50 %.0f p99 %.0f max %.0f ms, lost %.0f dup %.0f (burst lost %.0f)%n",
+        results.add(new Results.Run(prefix + "W4", label, rep, m, commands));
+        if (delivered.containsKey(label)) {
+            delivered.get(label).add(m.get("delivered_jobs_per_s"));
+        }
+        log.printf("  " + prefix + "W4 " + label + " rep %d: enqueue %,.0f req/s, delivered %,.0f jobs/s, p50 %.0f p99 %.0f max %.0f ms, lost %.0f dup %.0f (burst lost %.0f)%n",
                 rep, m.get("enqueue_req_per_s"), m.get("delivered_jobs_per_s"), m.get("p50"), m.get("p99"), m.get("max"),
                 m.get("lost"), m.get("duplicated"), m.get("burst_lost"));
     }
@@ -220,7 +252,7 @@ public final class ServiceWorkloads {
         int n = sizes.w6Jobs();
         Map<String, Double> m = new LinkedHashMap<>();
         String topic = "bench-w6-" + UUID.randomUUID().toString().substring(0, 8);
-        try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, store)) {
+        try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, backend.serviceStoreYaml(store))) {
             service.start();
             warmUp(service, receiver, 0); // the restarted process is cold anyway
             Receipts receipts = new Receipts(n);

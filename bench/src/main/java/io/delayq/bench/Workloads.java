@@ -74,6 +74,19 @@ public final class Workloads {
                 m.get("bytes_per_job"), single.cost.brief(m));
     }
 
+    /** W1's bulk path alone (the cluster scaling part): jobs/s, bytes and Redis cost per job. */
+    public void w1Bulk(Impl impl, int rep) throws Exception {
+        Map<String, Double> m = new LinkedHashMap<>();
+        EnqueueOutcome bulk = enqueueRun(impl, sizes.w1Jobs(), true);
+        m.put("jobs", (double) sizes.w1Jobs());
+        m.put("bulk_jobs_per_s", bulk.jobsPerSecond);
+        m.put("bulk_bytes_per_job", bulk.bytesPerJob);
+        bulk.cost.intoBulk(m, sizes.w1Jobs());
+        results.add(new Results.Run(prefix + "W1", impl.label(), rep, m, bulk.cost.commands()));
+        log.printf("  %sW1 %s rep %d: bulk %,.0f jobs/s, %.0f B/job%n", prefix, impl.label(), rep,
+                bulk.jobsPerSecond, bulk.bytesPerJob);
+    }
+
     private record EnqueueOutcome(double jobsPerSecond, double bytesPerJob, Backend.Cost cost) {
     }
 

@@ -100,6 +100,43 @@ class BenchHarnessTest {
         assertThat(md).doesNotContain("### W1 enqueue", "### Redis memory");
     }
 
+    /**
+     * The cluster scaling part at tiny size: it forms Redis Clusters of 1, 2 and 3 masters (and 3 with a replica each)
+     * itself, runs W1 bulk and W3 on each and on standalone, and writes a row per configuration and the ratios. W4
+     * needs the service jar, absent here: its table says so.
+     */
+    @Test
+    void theClusterScalingPartFormsItsClustersAndWritesARowPerConfiguration(@TempDir Path out) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        ReportWriter.Written w = BenchMain.run(new PrintStream(log, true, StandardCharsets.UTF_8),
+                "--tiny", "--store", "cluster", "--only", "W1,W3,W4", "--service-jar", out.resolve("missing.jar").toString(),
+                "--out", out.toString());
+
+        String md = Files.readString(w.markdown());
+        String harnessLog = log.toString(StandardCharsets.UTF_8);
+        String replicated = "| cluster, 3 masters + 1 replica each, minReplicas ";
+        assertThat(sectionFrom(md, "### Cluster scaling: W1 bulk")).as(harnessLog).contains("| standalone |",
+                "| cluster, 1 master |", "| cluster, 2 masters |", "| cluster, 3 masters |", replicated + "0 |",
+                replicated + "1 |");
+        assertThat(sectionFrom(md, "### Cluster scaling: W3 drain")).as(harnessLog).contains("| standalone |",
+                "| cluster, 1 master |", "| cluster, 2 masters |", "| cluster, 3 masters |").doesNotContain(replicated);
+        assertThat(sectionFrom(md, "### Cluster scaling: W4")).contains("skipped: service jar not found");
+        assertThat(sectionFrom(md, "### Cluster scaling: ratios")).contains("| 2 masters ÷ 1 master |",
+                "| 3 masters ÷ 1 master |", "| cluster of 1 master ÷ standalone |",
+                "| minReplicas 1 ÷ minReplicas 0 (3 masters + 1 replica each) |");
+        JsonNode summary = new ObjectMapper().readTree(w.json().toFile()).get("summary");
+        for (String row : new String[]{"standalone", "cluster, 1 master", "cluster, 2 masters", "cluster, 3 masters"}) {
+            assertThat(summary.get("SCALE-W3").get(row).get("lost").get("median").asDouble()).as(row).isZero();
+        }
+        // Redis cost is summed over the masters: with the same 6 partitions, a 3-master cluster makes the calls per job
+        // one server makes (counting a single master would show about a third)
+        double standalone = summary.get("SCALE-W1").get("standalone").get("bulk_redis_calls_per_job").get("median").asDouble();
+        double threeMasters = summary.get("SCALE-W1").get("cluster, 3 masters").get("bulk_redis_calls_per_job")
+                .get("median").asDouble();
+        assertThat(threeMasters).isPositive().isGreaterThan(0.8 * standalone);
+        assertThat(md).doesNotContain("### W1 enqueue", "### PostgreSQL W1 enqueue");
+    }
+
     @Test
     void serviceWorkloadsSayWhyTheyWereSkippedWhenThereIsNoServiceJar(@TempDir Path out) throws Exception {
         ReportWriter.Written w = BenchMain.run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
@@ -123,6 +160,13 @@ class BenchHarnessTest {
         assertThat(pgPeers.redisPart()).isFalse();
         assertThat(pgPeers.runs("CHURN")).isTrue();
         assertThat(BenchOptions.parse().store()).isEqualTo("both");
+    }
+
+    private static String sectionFrom(String md, String heading) {
+        int from = md.indexOf(heading);
+        assertThat(from).as("heading " + heading + " in%n" + md).isNotNegative();
+        int to = md.indexOf("\n### ", from + 1);
+        return md.substring(from, to < 0 ? md.length() : to);
     }
 
     /** The text of one table: from its heading to the next heading. */

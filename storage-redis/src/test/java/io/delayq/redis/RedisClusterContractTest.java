@@ -1,5 +1,6 @@
 package io.delayq.redis;
 
+import io.delayq.redis.testing.EmbeddedCluster;
 import io.delayq.core.JobRef;
 import io.delayq.core.JobStore;
 import io.delayq.core.JobStoreContract;

@@ -1,5 +1,6 @@
 package io.delayq.redis;
 
+import io.delayq.redis.testing.EmbeddedCluster;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;

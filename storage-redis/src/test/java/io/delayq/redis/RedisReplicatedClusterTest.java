@@ -1,5 +1,6 @@
 package io.delayq.redis;
 
+import io.delayq.redis.testing.EmbeddedCluster;
 import io.delayq.core.Delivery;
 import io.delayq.core.EnqueueResult;
 import io.delayq.core.JobRef;

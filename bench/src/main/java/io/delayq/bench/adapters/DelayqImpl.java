@@ -11,6 +11,7 @@ import io.delayq.postgres.PostgresStoreOptions;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * delayq through its Java {@link JobStore} API on the PULL lane, on whichever store the URI names (Redis, or
@@ -24,6 +25,8 @@ public final class DelayqImpl implements Impl {
     static final long LEASE_MS = 30_000;
 
     private final PostgresStoreOptions postgresOptions;
+    private final String label;
+    private final Function<String, JobStore> connect;
 
     /** The Redis store, or the PostgreSQL one with its default options. */
     public DelayqImpl() {
@@ -32,7 +35,21 @@ public final class DelayqImpl implements Impl {
 
     /** With these options when the URI is PostgreSQL's (the churn shortens the finished-job retention). */
     public DelayqImpl(PostgresStoreOptions postgresOptions) {
+        this(postgresOptions, "delayq", null);
+    }
+
+    private DelayqImpl(PostgresStoreOptions postgresOptions, String label, Function<String, JobStore> connect) {
         this.postgresOptions = postgresOptions;
+        this.label = label;
+        this.connect = connect;
+    }
+
+    /**
+     * The same adapter on a store {@code connect} opens (e.g. a Redis Cluster with P partitions per topic), its rows
+     * labelled {@code label}.
+     */
+    public static DelayqImpl connectingWith(String label, Function<String, JobStore> connect) {
+        return new DelayqImpl(PostgresStoreOptions.defaults(), label, connect);
     }
 
     @Override
@@ -42,7 +59,7 @@ public final class DelayqImpl implements Impl {
 
     @Override
     public String label() {
-        return "delayq";
+        return label;
     }
 
     @Override
@@ -57,7 +74,7 @@ public final class DelayqImpl implements Impl {
 
     @Override
     public QueueAdapter open(String storeUri, String topic) throws Exception {
-        JobStore store = storeUri.startsWith("jdbc:postgresql:")
+        JobStore store = connect != null ? connect.apply(storeUri) : storeUri.startsWith("jdbc:postgresql:")
                 ? DelayqStores.connectPostgres(storeUri, postgresOptions) : DelayqStores.connect(storeUri);
         return new QueueAdapter() {
             @Override

@@ -95,8 +95,46 @@ public final class Tables {
                         List.of(Column.plain("50 clients, no pipeline", "c50", INT), Column.plain("8 clients, no pipeline", "c8", INT),
                                 Column.plain("50 clients, -P 16", "c50p16", INT),
                                 Column.plain("p50 latency ms (50 clients, no pipeline)", "p50_ms", Column.Fmt.D3)), false)));
+        all.addAll(scale(s));
         all.addAll(pg(s));
         return all;
+    }
+
+    /** The cluster scaling part's tables (ids SCALE-…): one row per configuration, then the ratios. */
+    static List<TableSpec> scale(Sizes s) {
+        String where = "Every topic has 6 partitions in every row (a multiple of 1, 2 and 3 masters), standalone included, "
+                + "so rows differ only in where the partitions live. Every server of a row runs on this machine's cores; "
+                + "Redis cost is summed over the row's nodes (CPU over all of them, commands over the masters).";
+        return List.of(
+                new TableSpec("SCALE-W1", String.format("Cluster scaling: W1 bulk enqueue (%,d jobs, 1,000 per call, 8 producers)",
+                        s.w1Jobs()), where,
+                        List.of(Column.higher("bulk, jobs/s", "bulk_jobs_per_s"),
+                                Column.lower("Redis CPU ms / 1k jobs", "bulk_redis_cpu_ms_per_1k", INT),
+                                Column.lower("Redis calls / job", "bulk_redis_calls_per_job", D1),
+                                Column.lower("bytes / pending job", "bulk_bytes_per_job", INT)), false),
+                new TableSpec("SCALE-W3", String.format("Cluster scaling: W3 drain (%,d already-due jobs, consumer concurrency 8)",
+                        s.w3Jobs()), where + " Rows with replicas do not run W3 (their cost is on writes: W1 and W4).",
+                        List.of(Column.higher("drain jobs/s", "drain_jobs_per_s"),
+                                Column.higher("end-to-end jobs/s", "e2e_jobs_per_s"),
+                                Column.lower("Redis CPU ms / 1k jobs", "redis_cpu_ms_per_1k", INT),
+                                Column.lower("Redis calls / job", "redis_calls_per_job", D1),
+                                Column.lower("lost", "lost", INT), Column.lower("dup", "duplicated", INT)), false),
+                new TableSpec("SCALE-W4", String.format("Cluster scaling: W4 through the service (%,d single POSTs due over "
+                        + "~%.1f s, then a %,d-job burst)", s.w4Jobs(), s.w4SpanMs() / 1000.0, s.w4Jobs()),
+                        where + " One service process (store.cluster, the seed list, partitions 6, minReplicas as the row says).",
+                        List.of(Column.higher("enqueue req/s", "enqueue_req_per_s"),
+                                Column.higher("delivered jobs/s", "delivered_jobs_per_s"),
+                                Column.lower("p99 ms", "p99", INT), Column.lower("lost", "lost", INT),
+                                Column.lower("dup", "duplicated", INT),
+                                Column.lower("Redis CPU ms / 1k jobs", "redis_cpu_ms_per_1k", INT)), false),
+                new TableSpec("SCALE", "Cluster scaling: ratios of medians",
+                        "Each row divides one configuration's median by another's. On a machine whose cores all the "
+                                + "masters share, adding masters cannot add CPU: read the ratios with bench/README.md's "
+                                + "\"Cluster scaling\".",
+                        List.of(Column.plain("W1 bulk jobs/s", "W1_bulk_jobs_per_s", D2),
+                                Column.plain("W3 drain jobs/s", "W3_drain_jobs_per_s", D2),
+                                Column.plain("W4 enqueue req/s", "W4_enqueue_req_per_s", D2),
+                                Column.plain("W4 delivered jobs/s", "W4_delivered_jobs_per_s", D2)), false));
     }
 
     /** The PostgreSQL part's tables (ids PG-…): same workloads, PostgreSQL's cost columns. */

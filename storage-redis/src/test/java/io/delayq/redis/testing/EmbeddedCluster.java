@@ -1,6 +1,7 @@
-package io.delayq.redis;
+package io.delayq.redis.testing;
 
 import io.delayq.core.testing.Await;
+import io.delayq.redis.EmbeddedRedis;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClusterClient;
@@ -11,8 +12,11 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -21,43 +25,43 @@ import java.util.concurrent.ThreadLocalRandom;
  * redis-cli), masters owning equal contiguous slot ranges. {@link #shared()} is three masters for the whole JVM;
  * {@link #start(int, int, int)} makes one of a test's own (e.g. with replicas, to fail over).
  */
-final class EmbeddedCluster implements AutoCloseable {
+public final class EmbeddedCluster implements AutoCloseable {
     private static final int SLOTS = 16384;
     private static EmbeddedCluster shared;
 
     private final List<EmbeddedRedis> nodes = new ArrayList<>();
     private final List<EmbeddedRedis> masters = new ArrayList<>();
-    private final java.util.Map<EmbeddedRedis, EmbeddedRedis> replicaOf = new java.util.LinkedHashMap<>();
-    private final java.util.Map<EmbeddedRedis, Path> dirOf = new java.util.HashMap<>();
+    private final Map<EmbeddedRedis, EmbeddedRedis> replicaOf = new LinkedHashMap<>();
+    private final Map<EmbeddedRedis, Path> dirOf = new HashMap<>();
     private int nodeTimeoutMs;
 
     private EmbeddedCluster() {
     }
 
-    static synchronized EmbeddedCluster shared() {
+    public static synchronized EmbeddedCluster shared() {
         if (shared == null) {
             shared = start(3, 0, 5000);
         }
         return shared;
     }
 
-    Set<HostAndPort> nodes() {
+    public Set<HostAndPort> nodes() {
         Set<HostAndPort> out = new LinkedHashSet<>();
         nodes.forEach(n -> out.add(new HostAndPort("127.0.0.1", n.port())));
         return out;
     }
 
-    UnifiedJedis client() {
+    public UnifiedJedis client() {
         return RedisClusterClient.builder().nodes(nodes()).build();
     }
 
     /** The masters as formed (a failover does not change this list; ask the nodes for their role). */
-    List<EmbeddedRedis> masters() {
+    public List<EmbeddedRedis> masters() {
         return List.copyOf(masters);
     }
 
     /** The replica formed for {@code master} (the first, when several). */
-    EmbeddedRedis replicaOf(EmbeddedRedis master) {
+    public EmbeddedRedis replicaOf(EmbeddedRedis master) {
         return replicaOf.get(master);
     }
 
@@ -77,7 +81,7 @@ final class EmbeddedCluster implements AutoCloseable {
      * @param replicasPerMaster replicas of each master
      * @param nodeTimeoutMs    cluster-node-timeout: how long a node may not answer before the others fail it over
      */
-    static EmbeddedCluster start(int masterCount, int replicasPerMaster, int nodeTimeoutMs) {
+    public static EmbeddedCluster start(int masterCount, int replicasPerMaster, int nodeTimeoutMs) {
         EmbeddedCluster cluster = new EmbeddedCluster();
         cluster.nodeTimeoutMs = nodeTimeoutMs;
         int size = masterCount * (1 + replicasPerMaster);
@@ -157,7 +161,7 @@ final class EmbeddedCluster implements AutoCloseable {
      * its old identity, and a master that was failed over meanwhile comes back as a replica of the one that replaced
      * it (what a process supervisor restarting it would get).
      */
-    EmbeddedRedis restart(EmbeddedRedis killed) {
+    public EmbeddedRedis restart(EmbeddedRedis killed) {
         EmbeddedRedis node = launch(killed.port(), dirOf.get(killed));
         nodes.add(node);
         return node;
