@@ -1,5 +1,6 @@
 package io.delayq.core;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.List;
@@ -23,6 +24,7 @@ import java.util.List;
  * @param finishedAt  when it reached a final state, epoch ms, or {@code null}
  * @param lastError   the last failure, or {@code null}
  * @param history     the last attempts, oldest first (capped by the store)
+ * @param trace       the producer's W3C trace context, as it came with the job, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Job(
@@ -41,10 +43,20 @@ public record Job(
         long createdAt,
         Long finishedAt,
         String lastError,
-        List<Attempt> history) {
+        List<Attempt> history,
+        TraceContext trace) {
 
+    @JsonCreator
     public Job {
         history = history == null ? List.of() : List.copyOf(history);
+    }
+
+    /** A job without a trace context (the form before trace contexts existed). */
+    public Job(String topic, String id, String payload, long runAt, JobState state, int attempts, int maxAttempts,
+               Backoff backoff, Callback callback, Long timeoutMs, boolean broadcast, Delivery delivery, long createdAt,
+               Long finishedAt, String lastError, List<Attempt> history) {
+        this(topic, id, payload, runAt, state, attempts, maxAttempts, backoff, callback, timeoutMs, broadcast, delivery,
+                createdAt, finishedAt, lastError, history, null);
     }
 
     public JobRef ref() {

@@ -22,6 +22,8 @@ import java.util.TreeMap;
  * @param timeoutMs   the job's own lease length, or {@code null}
  * @param broadcast   send to every event subscriber
  * @param delivery    which lane takes it when due: the push engine (a callback or broadcast) or pulling consumers
+ * @param trace       the producer's W3C trace context, carried on to its deliveries, or {@code null}; not part of
+ *                    the {@link #fingerprint()}
  */
 public record NewJob(
         String topic,
@@ -34,7 +36,8 @@ public record NewJob(
         Callback callback,
         Long timeoutMs,
         boolean broadcast,
-        Delivery delivery) {
+        Delivery delivery,
+        TraceContext trace) {
 
     public NewJob {
         Objects.requireNonNull(topic, "topic");
@@ -49,6 +52,12 @@ public record NewJob(
         }
     }
 
+    /** A job without a trace context (the form before trace contexts existed). */
+    public NewJob(String topic, String id, String payload, Long delayMs, Long runAtMs, int maxAttempts, Backoff backoff,
+                  Callback callback, Long timeoutMs, boolean broadcast, Delivery delivery) {
+        this(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast, delivery, null);
+    }
+
     /** A job for pulling consumers, due {@code delayMs} after the store receives it, with default options. */
     public static NewJob delayed(String topic, String id, String payload, long delayMs, int maxAttempts) {
         return new NewJob(topic, id, payload, delayMs, null, maxAttempts, null, null, null, false, Delivery.PULL);
@@ -61,7 +70,14 @@ public record NewJob(
 
     /** The same job for the other lane. */
     public NewJob withDelivery(Delivery lane) {
-        return new NewJob(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast, lane);
+        return new NewJob(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast, lane,
+                trace);
+    }
+
+    /** The same job carrying a producer's trace context ({@code null}: none). */
+    public NewJob withTrace(TraceContext context) {
+        return new NewJob(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast,
+                delivery, context);
     }
 
     public JobRef ref() {
@@ -69,7 +85,8 @@ public record NewJob(
     }
 
     /**
-     * A digest of everything the producer said about this job. Enqueueing the same id again is idempotent when the
+     * A digest of everything the producer said about this job (but its trace context: a retried enqueue carries a new
+     * span id and is still the same job). Enqueueing the same id again is idempotent when the
      * fingerprints match and a conflict when they differ.
      */
     public String fingerprint() {

@@ -123,6 +123,38 @@ public abstract class JobStoreContract {
     }
 
     @Test
+    void aTraceContextTravelsWithItsJobToTheLeaseAndTheOutbox() {
+        TraceContext trace = new TraceContext("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+                "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7");
+        store.enqueue(NewJob.delayed(topic, "traced", PAYLOAD, 0, 1).withTrace(trace));
+        store.enqueue(NewJob.delayed(topic, "untraced", PAYLOAD, 60_000, 1));
+        assertThat(find("traced").trace()).isEqualTo(trace);
+        assertThat(find("untraced").trace()).isNull();
+
+        Lease lease = awaitLease(Delivery.PULL, 2_000);
+        assertThat(lease.job().id()).isEqualTo("traced");
+        assertThat(lease.job().trace()).isEqualTo(trace);
+
+        // the final transition copies the job to the outbox: the archive keeps the trace as well
+        assertThat(store.nack(LeaseRef.of(lease), Failure.dead("gone", 410))).isEqualTo(StoreStatus.OK);
+        assertThat(find("traced").trace()).isEqualTo(trace);
+        List<OutboxEntry> mine = outboxOf(topic);
+        assertThat(mine).extracting(e -> e.job().trace()).containsExactly(trace);
+        store.deleteOutbox(mine);
+    }
+
+    @Test
+    void aTraceContextWithoutTracestateStaysWithoutOne() {
+        TraceContext trace = new TraceContext("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00", null);
+        store.enqueue(List.of(NewJob.delayed(topic, "a", PAYLOAD, 0, 1).withTrace(trace)
+                .withDelivery(Delivery.PUSH)));
+        assertThat(find("a").trace()).isEqualTo(trace);
+        Lease lease = awaitLease(Delivery.PUSH, 2_000);
+        assertThat(lease.job().trace()).isEqualTo(trace);
+        assertThat(lease.job().trace().tracestate()).isNull();
+    }
+
+    @Test
     void payloadsAreKeptByteForByte() {
         String tricky = "{\"s\":\"line\\nbreak \\u00e9 \u00e9 \u4e2d \\\"q\\\" \\/ \",\"n\":12345678901234567890,\"f\":1.0e-7}";
         store.enqueue(NewJob.delayed(topic, "tricky", tricky, 0, 1));

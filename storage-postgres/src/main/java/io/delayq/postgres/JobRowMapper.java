@@ -10,6 +10,7 @@ import io.delayq.core.Callback;
 import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.JobState;
+import io.delayq.core.TraceContext;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -48,7 +49,8 @@ final class JobRowMapper implements RowMapper<Job> {
                     millis(rs, "created_at"),
                     nullableMillis(rs, "finished_at"),
                     rs.getString("last_error"),
-                    mapper.readValue(rs.getString("history"), HISTORY));
+                    mapper.readValue(rs.getString("history"), HISTORY),
+                    trace(rs.getString("traceparent"), rs.getString("tracestate")));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("job " + topic + "/" + id + " has a malformed row in delayq_jobs: "
                     + e.getOriginalMessage(), e);
@@ -77,6 +79,11 @@ final class JobRowMapper implements RowMapper<Job> {
     static Long nullableMillis(ResultSet rs, String column) throws SQLException {
         OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
         return t == null ? null : t.toInstant().toEpochMilli();
+    }
+
+    /** The stored trace context: the service validated it on the way in, so a row holds a valid one or none. */
+    private static TraceContext trace(String traceparent, String tracestate) {
+        return traceparent == null ? null : new TraceContext(traceparent, tracestate);
     }
 
     private <T> T json(String text, Class<T> type) throws JsonProcessingException {

@@ -25,7 +25,8 @@ interface JobTransitions {
                           @Bind("maxAttempts") Integer[] maxAttempts, @Bind("fingerprints") String[] fingerprints,
                           @Bind("timeoutMs") Long[] timeoutMs, @Bind("broadcast") Boolean[] broadcast,
                           @Bind("callbacks") String[] callbacks, @Bind("backoffs") String[] backoffs,
-                          @Bind("payloads") String[] payloads);
+                          @Bind("payloads") String[] payloads, @Bind("traceparents") String[] traceparents,
+                          @Bind("tracestates") String[] tracestates);
 
     @SqlQuery
     List<Reserved> reserve(@Bind("topic") String topic, @Bind("push") boolean push, @Bind("max") int max,

@@ -220,6 +220,8 @@ public final class PostgresJobStore implements JobStore {
         String[] callbacks = new String[n];
         String[] backoffs = new String[n];
         String[] payloads = new String[n];
+        String[] traceparents = new String[n];
+        String[] tracestates = new String[n];
         for (int k = 0; k < n; k++) {
             int index = firsts.get(chunk.get(k));
             NewJob job = jobs.get(index);
@@ -235,15 +237,17 @@ public final class PostgresJobStore implements JobStore {
             callbacks[k] = job.callback() == null ? null : json(job.callback(), job.ref());
             backoffs[k] = job.backoff() == null ? null : json(job.backoff(), job.ref());
             payloads[k] = job.payload();
+            traceparents[k] = job.trace() == null ? null : job.trace().traceparent();
+            tracestates[k] = job.trace() == null ? null : job.trace().tracestate();
         }
         return call("enqueue", () -> transitions.enqueue(topics, ids, push, delayMs, runAtMs, maxAttempts,
-                fingerprints, timeoutMs, broadcast, callbacks, backoffs, payloads));
+                fingerprints, timeoutMs, broadcast, callbacks, backoffs, payloads, traceparents, tracestates));
     }
 
     private static Job createdJob(NewJob job, long runAt, long createdAt) {
         return new Job(job.topic(), job.id(), job.payload(), runAt, JobState.SCHEDULED, 0, job.maxAttempts(),
                 job.backoff(), job.callback(), job.timeoutMs(), job.broadcast(), job.delivery(), createdAt, null, null,
-                List.of());
+                List.of(), job.trace());
     }
 
     private void registerTopics(List<NewJob> jobs) {

@@ -10,6 +10,7 @@ import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.JobState;
 import io.delayq.core.NewJob;
+import io.delayq.core.TraceContext;
 import io.dropwizard.jackson.Jackson;
 
 import java.util.ArrayList;
@@ -45,7 +46,8 @@ final class RecordCodec {
     /** The head of a new job after runAt: the fingerprint, and the rare fields as JSON when it has any. */
     String newJobHeadEnd(NewJob job) {
         String fingerprint = "|" + storedFingerprint(job);
-        if (job.timeoutMs() == null && !job.broadcast() && job.callback() == null && job.backoff() == null) {
+        if (job.timeoutMs() == null && !job.broadcast() && job.callback() == null && job.backoff() == null
+                && job.trace() == null) {
             return fingerprint;
         }
         StringBuilder b = new StringBuilder(80).append(fingerprint).append("|{");
@@ -62,6 +64,12 @@ final class RecordCodec {
             if (job.backoff() != null) {
                 b.append("\"b\":").append(mapper.writeValueAsString(mapper.writeValueAsString(job.backoff()))).append(',');
             }
+            if (job.trace() != null) {
+                b.append("\"tp\":").append(mapper.writeValueAsString(job.trace().traceparent())).append(',');
+                if (job.trace().tracestate() != null) {
+                    b.append("\"ts\":").append(mapper.writeValueAsString(job.trace().tracestate())).append(',');
+                }
+            }
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot encode job " + job.ref() + ": " + e.getOriginalMessage(), e);
         }
@@ -73,7 +81,7 @@ final class RecordCodec {
     Job created(NewJob job, long runAt, long createdAt) {
         return new Job(job.topic(), job.id(), job.payload(), runAt, JobState.SCHEDULED, 0, job.maxAttempts(),
                 job.backoff(), job.callback(), job.timeoutMs(), job.broadcast(), job.delivery(), createdAt, null, null,
-                List.of());
+                List.of(), job.trace());
     }
 
     /** Reads a record: {@code <head>\n<payload>}, the head as described in {@code lua/lib/record.lua}. */
@@ -118,7 +126,9 @@ final class RecordCodec {
                     createdAt,
                     m != null && m.has("x") ? m.get("x").asLong() : null,
                     m != null && m.has("e") ? m.get("e").asText() : null,
-                    m == null ? List.of() : history(m.get("h")));
+                    m == null ? List.of() : history(m.get("h")),
+                    m != null && m.has("tp") ? new TraceContext(m.get("tp").asText(),
+                            m.has("ts") ? m.get("ts").asText() : null) : null);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("job " + topic + "/" + id + " has a malformed record in Redis: " + e.getOriginalMessage(), e);
         }

@@ -247,8 +247,10 @@ public final class DeadLetterReplayer {
         Callback callback = request.callback() != null ? request.callback() : dead.callback();
         Delivery lane = request.callback() != null ? Delivery.PUSH : dead.delivery();
         long delayMs = request.delayMs() != null ? request.delayMs() : 0L;
+        // The replay keeps the original's trace context: the trace that scheduled the job sees it delivered at last.
         return new NewJob(dead.topic(), newId, dead.payload(), delayMs, null, Math.max(1, dead.maxAttempts()),
-                dead.backoff(), callback, dead.timeoutMs(), dead.broadcast(), lane == null ? Delivery.PULL : lane);
+                dead.backoff(), callback, dead.timeoutMs(), dead.broadcast(), lane == null ? Delivery.PULL : lane,
+                dead.trace());
     }
 
     /** The id of the n-th replay of a dead letter: {@code <id>:<createdAt>:r<n>} (see the class comment). */

@@ -31,6 +31,8 @@ import java.util.List;
  * @param finishedAt  when it reached a final state
  * @param lastError   the last failure
  * @param history     the last attempts, oldest first
+ * @param traceparent the W3C traceparent it was enqueued with, when any
+ * @param tracestate  the tracestate that came with it, when any
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobView(
@@ -49,7 +51,9 @@ public record JobView(
         String createdAt,
         String finishedAt,
         String lastError,
-        List<AttemptView> history) {
+        List<AttemptView> history,
+        String traceparent,
+        String tracestate) {
 
     /**
      * One finished attempt, as the API shows it (times in RFC 3339 like the job's own).
@@ -70,7 +74,9 @@ public record JobView(
         return new JobView(job.topic(), job.id(), job.state(), time(job.runAt()), job.payload(), job.attempts(),
                 job.maxAttempts(), job.callback(), job.backoff(), job.timeoutMs(), job.broadcast(), job.delivery(),
                 time(job.createdAt()), job.finishedAt() == null ? null : time(job.finishedAt()), job.lastError(),
-                job.history().isEmpty() ? null : job.history().stream().map(AttemptView::of).toList());
+                job.history().isEmpty() ? null : job.history().stream().map(AttemptView::of).toList(),
+                job.trace() == null ? null : job.trace().traceparent(),
+                job.trace() == null ? null : job.trace().tracestate());
     }
 
     public static String time(long epochMs) {

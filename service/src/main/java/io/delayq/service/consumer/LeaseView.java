@@ -1,5 +1,6 @@
 package io.delayq.service.consumer;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.delayq.core.Lease;
 
@@ -15,6 +16,9 @@ import java.time.Instant;
  * @param leaseDeadline when the lease expires unless extended (RFC 3339, the store's clock)
  * @param runAt         when the job was due (RFC 3339)
  * @param payload       the producer's payload, as the JSON value it was given
+ * @param traceparent   the W3C traceparent the producer enqueued the job with, absent when it sent none: a consumer
+ *                      continues the trace by making it the parent of its own span
+ * @param tracestate    the tracestate that came with it, when any
  */
 public record LeaseView(
         String id,
@@ -23,11 +27,14 @@ public record LeaseView(
         String leaseToken,
         String leaseDeadline,
         String runAt,
-        @JsonRawValue String payload) {
+        @JsonRawValue String payload,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String traceparent,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String tracestate) {
 
     public static LeaseView of(Lease lease) {
         return new LeaseView(lease.job().id(), lease.job().topic(), lease.attempt(), Long.toString(lease.token()),
                 Instant.ofEpochMilli(lease.deadline()).toString(), Instant.ofEpochMilli(lease.job().runAt()).toString(),
-                lease.job().payload());
+                lease.job().payload(), lease.job().trace() == null ? null : lease.job().trace().traceparent(),
+                lease.job().trace() == null ? null : lease.job().trace().tracestate());
     }
 }

@@ -11,8 +11,9 @@ import java.util.Map;
 
 /**
  * The headers of a callback request: the callback's own, then delayq's, which win: {@code Delayq-Id},
- * {@code Delayq-Topic}, {@code Delayq-Attempt} (1-based), {@code Delayq-Run-At} (RFC 3339) and
- * {@code Delayq-Signature} over the body ({@link Signatures}).
+ * {@code Delayq-Topic}, {@code Delayq-Attempt} (1-based), {@code Delayq-Run-At} (RFC 3339),
+ * {@code Delayq-Signature} over the body ({@link Signatures}) and, for a job enqueued with a trace context, the
+ * attempt's {@code traceparent} / {@code tracestate} ({@link CallbackTracing}).
  */
 final class CallbackHeaders {
     private static final DateTimeFormatter RFC_3339 = DateTimeFormatter.ISO_INSTANT;
@@ -24,6 +25,11 @@ final class CallbackHeaders {
     }
 
     Map<String, String> of(Lease lease, Callback callback, byte[] body) {
+        return of(lease, callback, body, Map.of());
+    }
+
+    /** @param trace the attempt's W3C trace headers ({@link CallbackTracing.Attempt#headers()}), maybe none */
+    Map<String, String> of(Lease lease, Callback callback, byte[] body, Map<String, String> trace) {
         Job job = lease.job();
         Map<String, String> headers = new LinkedHashMap<>(callback.headers());
         headers.put("Delayq-Id", job.id());
@@ -31,6 +37,7 @@ final class CallbackHeaders {
         headers.put("Delayq-Attempt", Integer.toString(lease.attempt()));
         headers.put("Delayq-Run-At", RFC_3339.format(Instant.ofEpochMilli(job.runAt())));
         headers.put(Signatures.HEADER, signatures.header(System.currentTimeMillis() / 1_000, body));
+        headers.putAll(trace);
         return headers;
     }
 }

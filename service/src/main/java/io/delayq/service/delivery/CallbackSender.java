@@ -33,11 +33,13 @@ final class CallbackSender {
     private final DeliveryMetrics metrics;
     private final long maxRetryAfterMs;
     private final AttemptBudget budget;
+    private final CallbackTracing tracing;
     private final ConcurrentHashMap<String, URI> checkedCallbacks = new ConcurrentHashMap<>();
     private volatile CallbackClient http;
 
     CallbackSender(CallbackGuard guard, CallbackHeaders headers, PolicyDefaults policy, StoreClock clock,
-                   AttemptOutcomes outcomes, DeliveryMetrics metrics, long maxRetryAfterMs, AttemptBudget budget) {
+                   AttemptOutcomes outcomes, DeliveryMetrics metrics, long maxRetryAfterMs, AttemptBudget budget,
+                   CallbackTracing tracing) {
         this.guard = guard;
         this.headers = headers;
         this.policy = policy;
@@ -46,6 +48,7 @@ final class CallbackSender {
         this.metrics = metrics;
         this.maxRetryAfterMs = maxRetryAfterMs;
         this.budget = budget;
+        this.tracing = tracing;
     }
 
     /** @param maxConnections connections at most to one callback host (the engine's concurrency bound) */
@@ -78,15 +81,19 @@ final class CallbackSender {
         }
         byte[] body = job.payload().getBytes(StandardCharsets.UTF_8);
         long sentNanos = System.nanoTime();
-        try {
+        CallbackTracing.Attempt trace = tracing.start(job, lease.attempt());
+        // current while sending, so that an instrumented HTTP client (the Java agent's) makes its span a child of it
+        try (var scope = trace.context().makeCurrent()) {
             // refused when the job was accepted; checked again for jobs written before a rule existed
             CallbackGuard.checkHeaders(callback.headers());
-            http.post(uri, headers.of(lease, callback, body), body, timeoutMs,
-                    answer -> answered(ts, lease, settings, answer, sentNanos, timeoutMs));
+            http.post(uri, headers.of(lease, callback, body, trace.headers()), body, timeoutMs,
+                    answer -> answered(ts, lease, settings, answer, sentNanos, timeoutMs, trace));
         } catch (IllegalArgumentException badHeader) {
+            trace.failed("a callback header cannot be sent");
             outcomes.failedLater(ts, lease, settings, "a callback header cannot be sent (" + badHeader.getMessage()
                     + "); fix or remove it in the job's callback", null, null);
         } catch (RuntimeException stopping) {
+            trace.failed("stopping");
             outcomes.released(ts); // the client is stopping: the lease expires and the job comes back
         }
     }
@@ -111,8 +118,13 @@ final class CallbackSender {
 
     /** The answer of an attempt, on an HTTP client thread: acks without blocking, hands failures to a store writer. */
     private void answered(TopicState ts, Lease lease, TopicSettings settings, CallbackClient.Answer answer,
-                          long sentNanos, long timeoutMs) {
+                          long sentNanos, long timeoutMs, CallbackTracing.Attempt trace) {
         long elapsed = System.nanoTime() - sentNanos;
+        if (answer.failure() != null) {
+            trace.failed(FailureMessages.describe(answer.failure(), timeoutMs));
+        } else {
+            trace.answered(answer.status());
+        }
         if (outcomes.abandoned()) {
             outcomes.released(ts); // stopped after the grace period: the lease expires, which counts as this attempt
             return;

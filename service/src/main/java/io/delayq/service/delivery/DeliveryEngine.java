@@ -6,6 +6,7 @@ import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.service.history.TopicActivity;
 import io.dropwizard.lifecycle.Managed;
+import io.opentelemetry.api.GlobalOpenTelemetry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,7 +89,8 @@ public final class DeliveryEngine implements Managed {
         this.outcomes = new AttemptOutcomes(store, policy, clock, slots, timers, this.metrics, errors, budget,
                 writeTimes);
         this.sender = new CallbackSender(config.callbackGuard(), new CallbackHeaders(signatures), policy, clock,
-                outcomes, this.metrics, config.getMaxRetryAfter().toMilliseconds(), budget);
+                outcomes, this.metrics, config.getMaxRetryAfter().toMilliseconds(), budget,
+                new CallbackTracing(GlobalOpenTelemetry.get()));
         LeaseDispatcher dispatcher = new LeaseDispatcher(store, policy, clock, sender, outcomes, this.metrics);
         this.pump = new ReservePump(store, policy, clock, slots, timers, dispatcher, this.metrics, errors);
         this.leaseExpiry = new LeaseExpiry(store, clock, timers, pump, errors);

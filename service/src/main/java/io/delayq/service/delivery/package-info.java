@@ -114,6 +114,8 @@
  *   <li>{@code Delayq-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signingSecret, "<t>." + body)>}. Verify with
  *       {@code Signatures.verify(secret, header, body, 300, nowSeconds)}: recompute the HMAC over the timestamp, a dot
  *       and the raw body, compare in constant time, and reject timestamps more than a few minutes old.</li>
+ *   <li>{@code traceparent} / {@code tracestate} for a job enqueued with a W3C trace context: same trace id, a new
+ *       parent id per attempt ({@code CallbackTracing}, which also makes the attempt's OpenTelemetry span).</li>
  * </ul>
  * The HTTP client is Jetty's non-blocking {@code HttpClient} ({@link io.delayq.service.delivery.CallbackClient}:
  * HTTP/1.1, keep-alive, up to {@code maxConcurrency} connections per callback host, no redirects, no content

@@ -7,6 +7,7 @@ import io.delayq.core.JobRef;
 import io.delayq.core.JobStore;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
+import io.delayq.core.TraceContext;
 import io.delayq.service.api.BatchRequest;
 import io.delayq.service.api.BatchResult;
 import io.delayq.service.api.JobView;
@@ -20,6 +21,7 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -45,6 +47,13 @@ import java.util.List;
 @Consumes(MediaType.APPLICATION_JSON)
 @RolesAllowed({Role.PRODUCER, Role.ADMIN})
 public class JobsResource {
+    /**
+     * W3C Trace Context headers of an enqueue: stored with the job and carried on to its deliveries. One that is not
+     * valid is ignored, not refused, as W3C asks of a receiver (the trace restarts; see README, Trace context).
+     */
+    static final String TRACEPARENT = "traceparent";
+    static final String TRACESTATE = "tracestate";
+
     private final JobStore store;
     private final JobLookup lookup;
     private final JobScheduler scheduler;
@@ -74,11 +83,13 @@ public class JobsResource {
     @Path("jobs")
     @Timed
     @ExceptionMetered
-    public Response schedule(@PathParam("topic") String topic, ScheduleJobRequest request) {
+    public Response schedule(@PathParam("topic") String topic,
+                             @HeaderParam(TRACEPARENT) String traceparent, @HeaderParam(TRACESTATE) String tracestate,
+                             ScheduleJobRequest request) {
         if (request == null) {
             throw new IllegalArgumentException("a JSON body is required, e.g. {\"delayMs\": 5000, \"payload\": {}}");
         }
-        EnqueueResult result = scheduler.schedule(topic, request);
+        EnqueueResult result = scheduler.schedule(topic, request, TraceContext.fromHeaders(traceparent, tracestate));
         JobView view = JobView.of(result.job());
         if (!result.created()) {
             return Response.ok(view).build();
@@ -101,7 +112,9 @@ public class JobsResource {
     @Path("jobs/batch")
     @Timed
     @ExceptionMetered
-    public BatchResult scheduleBatch(@PathParam("topic") String topic, BatchRequest request) {
+    public BatchResult scheduleBatch(@PathParam("topic") String topic,
+                                     @HeaderParam(TRACEPARENT) String traceparent,
+                                     @HeaderParam(TRACESTATE) String tracestate, BatchRequest request) {
         if (request == null || request.jobs() == null || request.jobs().isEmpty()) {
             throw new IllegalArgumentException("send {\"jobs\": [ … ]} with 1 to " + maxBatchSize + " jobs");
         }
@@ -109,7 +122,8 @@ public class JobsResource {
             throw new IllegalArgumentException("the batch has " + request.jobs().size() + " jobs; at most "
                     + maxBatchSize + " are allowed per request (limits.maxBatchSize)");
         }
-        List<BatchOutcome> outcomes = scheduler.scheduleBatch(topic, request.jobs());
+        List<BatchOutcome> outcomes = scheduler.scheduleBatch(topic, request.jobs(),
+                TraceContext.fromHeaders(traceparent, tracestate));
         var items = new ArrayList<BatchResult.Item>(outcomes.size());
         int created = 0;
         int existing = 0;

@@ -14,6 +14,7 @@ import io.delayq.core.NewJob;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.StoreException;
 import io.delayq.core.TopicSettings;
+import io.delayq.core.TraceContext;
 import io.delayq.service.api.CallbackSpec;
 import io.delayq.service.api.RescheduleRequest;
 import io.delayq.service.api.ScheduleJobRequest;
@@ -67,8 +68,18 @@ public final class JobScheduler {
      * @throws StoreException CONFLICT when the id is taken by different content
      */
     public EnqueueResult schedule(String topic, ScheduleJobRequest request) {
+        return schedule(topic, request, null);
+    }
+
+    /**
+     * Schedules one job that carries its producer's trace context on to its deliveries.
+     *
+     * @param trace the request's W3C trace context, or {@code null}
+     * @throws StoreException CONFLICT when the id is taken by different content
+     */
+    public EnqueueResult schedule(String topic, ScheduleJobRequest request, TraceContext trace) {
         JobRules.checkTopic(topic);
-        NewJob job = toNewJob(topic, request, store.settings(topic));
+        NewJob job = toNewJob(topic, request, store.settings(topic)).withTrace(trace);
         EnqueueResult result = store.enqueue(job);
         StoreException.check(result.status(), job.ref(), "scheduled");
         counted(topic, List.of(result));
@@ -81,6 +92,14 @@ public final class JobScheduler {
 
     /** Schedules many jobs of one topic with one store call; refused items do not stop the others. */
     public List<BatchOutcome> scheduleBatch(String topic, List<ScheduleJobRequest> requests) {
+        return scheduleBatch(topic, requests, null);
+    }
+
+    /**
+     * Schedules many jobs of one topic with one store call, each carrying the request's trace context (one producer
+     * span sent them all); refused items do not stop the others.
+     */
+    public List<BatchOutcome> scheduleBatch(String topic, List<ScheduleJobRequest> requests, TraceContext trace) {
         JobRules.checkTopic(topic);
         if (requests == null || requests.isEmpty()) {
             throw new IllegalArgumentException("jobs is required: send {\"jobs\": [ … ]} with 1 to "
@@ -94,7 +113,7 @@ public final class JobScheduler {
                 if (request == null) {
                     throw new IllegalArgumentException("a job must be an object, not null");
                 }
-                NewJob job = toNewJob(topic, request, settings);
+                NewJob job = toNewJob(topic, request, settings).withTrace(trace);
                 accepted.add(job);
                 outcomes.add(new BatchOutcome(job.id(), null, null));
             } catch (IllegalArgumentException e) {

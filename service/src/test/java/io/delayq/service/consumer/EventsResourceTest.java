@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.JobState;
+import io.delayq.core.TraceContext;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -34,6 +35,9 @@ class EventsResourceTest {
     static final DropwizardAppExtension<Configuration> TWO =
             new DropwizardAppExtension<>(ConsumerTestApp.class, ConsumerTestApp.config());
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The producer's trace context, which listeners get with the event. */
+    static final TraceContext TRACE = new TraceContext("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+            "rojo=00f067aa0ba902b7");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Test
@@ -59,6 +63,8 @@ class EventsResourceTest {
                 assertThat(json.get("topic").asText()).isEqualTo(topic);
                 assertThat(Instant.parse(json.get("runAt").asText()).toEpochMilli()).isEqualTo(runAt);
                 assertThat(json.get("payload")).isEqualTo(JSON.readTree("{\"headline\":\"hi\"}"));
+                assertThat(json.get("traceparent").asText()).isEqualTo(TRACE.traceparent());
+                assertThat(json.get("tracestate").asText()).isEqualTo(TRACE.tracestate());
             }
             Thread.sleep(300);
             assertThat(otherTopic.lines).allSatisfy(line -> assertThat(line).matches("(:.*)?"));
@@ -91,7 +97,7 @@ class EventsResourceTest {
 
     static Job broadcastJob(String topic, String id, long runAt) {
         return new Job(topic, id, "{\"headline\":\"hi\"}", runAt, JobState.LEASED, 1, 1, null, null, null, true,
-                Delivery.PUSH, runAt, null, null, List.of());
+                Delivery.PUSH, runAt, null, null, List.of(), TRACE);
     }
 
     private static Stream_ open(DropwizardAppExtension<Configuration> app, String topic) throws Exception {

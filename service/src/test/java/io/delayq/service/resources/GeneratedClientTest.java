@@ -52,8 +52,10 @@ class GeneratedClientTest {
                 .id("generated-1")
                 .payload(Map.of("orderId", 42))
                 .delayMs(200)
-                .callback(new Callback().url(URI.create(RECEIVER.url("/hook")))));
+                .callback(new Callback().url(URI.create(RECEIVER.url("/hook")))),
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null);
         assertThat(created.getId()).isEqualTo("generated-1");
+        assertThat(created.getTraceparent()).isEqualTo("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
         assertThat(created.getTopic()).isEqualTo(topic);
 
         Job read = jobs().getJob(topic, "generated-1");
@@ -73,7 +75,7 @@ class GeneratedClientTest {
 
     @Test
     void aBadRequestIsTheDocumentedProblem() {
-        assertThatThrownBy(() -> jobs().scheduleJob("bad topic!", new ScheduleJobRequest().payload(Map.of())))
+        assertThatThrownBy(() -> jobs().scheduleJob("bad topic!", new ScheduleJobRequest().payload(Map.of()), null, null))
                 .isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(422);
                     assertThat(e.getResponseBody()).contains("topic");
