@@ -69,8 +69,10 @@ public final class Tables {
                         s.w4Jobs(), s.w4SpanMs() / 1000.0),
                         "The service jar as a child process on the bench Redis; producers POST single jobs; a local HTTP "
                                 + "server answers every callback 200. Each repetition runs twice: as is, and with the "
-                                + "operators' dashboard open (3 tabs refreshing every 2 s: overview with every topic's "
-                                + "history, a topic page, the dead-letters page; bench DashboardLoad).", w4, false),
+                                + "operators' dashboard open from before the warm-up (3 tabs at the dashboard's own "
+                                + "cadence: counters, leases and dead letters every 2 s, history and forecast every "
+                                + "15 s; the overview, a topic page, the dead-letters page; bench DashboardLoad).", w4,
+                        false),
                 new TableSpec("W5", "W5 scale (delayq JobStore, one topic, pending jobs far in the future)",
                         "One topic is filled on to each row's number of pending jobs (batch enqueue, 8 producers, untimed "
                                 + "beside the fill rate), then single operations are timed from one thread: client µs/op "
