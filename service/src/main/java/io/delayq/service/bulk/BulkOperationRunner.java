@@ -1,9 +1,7 @@
 package io.delayq.service.bulk;
 
-import io.delayq.core.JobRef;
 import io.delayq.core.archive.BulkOperation;
 import io.delayq.core.archive.BulkReplayResult;
-import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.archive.JobArchive;
@@ -19,10 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Runs bulk operations in the background on this instance: batches of {@link #BATCH} letters with a pause between
- * them (so an operation over 100,000 letters does not crowd out delivery or the archiver), reporting progress to the
- * archive's {@link OperatorLog} after each batch, where every instance reads it, and stopping at the next batch when
- * any instance has asked to cancel. An operation whose instance dies stays {@code RUNNING} in the log and is shown as
+ * Runs bulk operations in the background on this instance. A replay goes in batches of {@link #BATCH} letters with a
+ * pause between them (so an operation over 100,000 letters does not crowd out delivery or the archiver), reporting
+ * progress to the archive's {@link OperatorLog} after each batch, where every instance reads it, and stopping at the
+ * next batch when any instance has asked to cancel. A purge is one purge by the filter (the archive batches it), so it
+ * reports once and cannot be cancelled half-way. An operation whose instance dies stays {@code RUNNING} in the log and is shown as
  * stalled; replaying its filter again is safe (a replay skips letters replayed already).
  */
 public final class BulkOperationRunner implements Managed {
@@ -79,17 +78,11 @@ public final class BulkOperationRunner implements Managed {
                     cursor = r.nextCursor();
                     finished = !r.more() || (r.stopped() == null && r.letters().isEmpty());
                 } else {
-                    int before = (int) done;
-                    var page = archive.deadLetters(query.withLimit(BATCH));
-                    for (DeadLetter letter : page.items()) {
-                        JobRef ref = letter.job().ref();
-                        if (archive.purgeDeadLetters(ref) > 0) {
-                            done++;
-                        } else {
-                            failed++;
-                        }
-                    }
-                    finished = page.items().isEmpty() || done == before;
+                    // One purge by the filter itself: exact (a purge per job id of a listed page would also remove
+                    // that id's letters outside the filter) and one archive call, which purges in bounded batches
+                    // on its side. Its progress is reported once, when it returns.
+                    done += archive.purgeDeadLetters(query);
+                    finished = true;
                 }
                 Optional<BulkOperation> stored = log.report(op.progressed(done, failed, error, clock.getAsLong()));
                 if (stored.isEmpty()) {

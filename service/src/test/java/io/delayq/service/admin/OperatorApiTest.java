@@ -111,6 +111,32 @@ class OperatorApiTest {
     }
 
     @Test
+    void aBulkPurgeRemovesExactlyTheFilteredLetters() {
+        String topic = newTopic();
+        Api admin = api(ADMIN);
+        FAILING.add(topic);
+        for (int i = 0; i < 3; i++) {
+            scheduleDying(topic, "purge-" + i, 200 + i);
+        }
+        scheduleDying(topic, "keep-0", 300);
+        Await.until("four dead letters", () -> admin.get("/v1/admin/dead-letters?topic=" + topic)
+                .json().get("items").size() == 4);
+
+        String filter = "{\"topic\":\"" + topic + "\",\"idPrefix\":\"purge-\"}";
+        assertThat(admin.post("/v1/admin/bulk-operations", "{\"kind\":\"purge\",\"dryRun\":true,\"filter\":"
+                + filter + "}").json().get("matching").asInt()).isEqualTo(3);
+        Answer started = admin.post("/v1/admin/bulk-operations", "{\"kind\":\"purge\",\"filter\":" + filter + "}");
+        assertThat(started.status()).isEqualTo(202);
+        String op = started.json().get("id").asText();
+        Await.until("the purge is done", () -> "done".equals(
+                admin.get("/v1/admin/bulk-operations/" + op).json().get("state").asText()));
+        assertThat(admin.get("/v1/admin/bulk-operations/" + op).json().get("done").asInt()).isEqualTo(3);
+        JsonNode left = admin.get("/v1/admin/dead-letters?topic=" + topic).json().get("items");
+        assertThat(left).hasSize(1);
+        assertThat(left.get(0).get("id").asText()).isEqualTo("keep-0");
+    }
+
+    @Test
     void historyCountsDeliveriesAndTheForecastCountsWhatIsDue() {
         String topic = newTopic();
         for (int i = 0; i < 3; i++) {
