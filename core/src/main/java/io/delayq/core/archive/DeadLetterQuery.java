@@ -1,5 +1,7 @@
 package io.delayq.core.archive;
 
+import io.delayq.core.JobRules;
+
 import java.util.regex.Pattern;
 
 /**
@@ -43,11 +45,12 @@ public record DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean repl
             throw new IllegalArgumentException("a payload filter needs both a field and a value (payload.orderId=42)");
         }
         if (payloadField != null && !PAYLOAD_FIELD.matcher(payloadField).matches()) {
-            throw new IllegalArgumentException("payload field '" + payloadField + "' is not a dot path of names made of"
+            throw new IllegalArgumentException("payload field " + JobRules.quote(payloadField)
+                    + " is not a dot path of names made of"
                     + " letters, digits, '_' and '-' (at most 8 names of 64 characters)");
         }
         if (group != null && !FailureSignature.ID.matcher(group).matches()) {
-            throw new IllegalArgumentException("group '" + group + "' is not a failure signature id (12 hex digits,"
+            throw new IllegalArgumentException("group " + JobRules.quote(group) + " is not a failure signature id (12 hex digits,"
                     + " as GET /v1/admin/dead-letters/groups lists them)");
         }
         checkLength("host", host);

@@ -38,7 +38,8 @@ public final class DeadLetterFilters {
         for (Map.Entry<String, List<String>> e : params.entrySet()) {
             String name = e.getKey();
             if (e.getValue().size() > 1) {
-                throw new IllegalArgumentException("query parameter '" + name + "' is given " + e.getValue().size()
+                throw new IllegalArgumentException("query parameter " + JobRules.quote(name) + " is given "
+                        + e.getValue().size()
                         + " times; give each filter once");
             }
             if (name.startsWith(PAYLOAD_PREFIX)) {
@@ -49,7 +50,8 @@ public final class DeadLetterFilters {
                 payloadField = name.substring(PAYLOAD_PREFIX.length());
                 payloadValue = e.getValue().get(0);
             } else if (!KNOWN.contains(name)) {
-                throw new IllegalArgumentException("unknown query parameter '" + name + "'; the filters are topic, from,"
+                throw new IllegalArgumentException("unknown query parameter " + JobRules.quote(name)
+                        + "; the filters are topic, from,"
                         + " to, replayed, host, status, idPrefix, group and payload.<field> (or payloadField and"
                         + " payloadValue)");
             }
@@ -131,7 +133,7 @@ public final class DeadLetterFilters {
         try {
             return Instant.parse(v).toEpochMilli();
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(name + " '" + v + "' is not a time; use RFC 3339 like"
+            throw new IllegalArgumentException(name + " " + JobRules.quote(v) + " is not a time; use RFC 3339 like"
                     + " 2026-11-22T08:00:00Z, or epoch milliseconds");
         }
     }

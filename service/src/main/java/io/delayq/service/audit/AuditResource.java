@@ -1,6 +1,7 @@
 package io.delayq.service.audit;
 
 import com.codahale.metrics.annotation.Timed;
+import io.delayq.core.JobRules;
 import io.delayq.core.archive.AuditEntry;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.service.auth.Role;
@@ -40,7 +41,8 @@ public class AuditResource {
         int n = RangeParams.inRange("limit", limit, 50, 1, MAX_LIMIT);
         String b = before == null || before.isBlank() ? null : before;
         if (b != null && (b.length() > MAX_ID_LENGTH || !b.matches("[A-Za-z0-9-]+"))) {
-            throw new IllegalArgumentException("before '" + b + "' is not an audit entry id; use the nextBefore of"
+            throw new IllegalArgumentException("before " + JobRules.quote(b)
+                    + " is not an audit entry id; use the nextBefore of"
                     + " the previous page");
         }
         List<AuditEntry> entries = archive.operatorLog().auditLog(n, b);

@@ -1,6 +1,7 @@
 package io.delayq.service.bulk;
 
 import com.codahale.metrics.annotation.Timed;
+import io.delayq.core.JobRules;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.archive.BulkOperation;
@@ -136,13 +137,13 @@ public class BulkOperationsResource {
         if ("purge".equals(kind)) {
             return BulkOperation.Kind.PURGE;
         }
-        throw new IllegalArgumentException("kind is " + (kind == null ? "missing" : "'" + kind + "'")
+        throw new IllegalArgumentException("kind is " + (kind == null ? "missing" : JobRules.quote(kind))
                 + "; use \"replay\" or \"purge\"");
     }
 
     private static String checkId(String id) {
         if (id.length() > MAX_ID_LENGTH || !id.matches("[A-Za-z0-9-]+")) {
-            throw new IllegalArgumentException("'" + id + "' is not a bulk operation id");
+            throw new IllegalArgumentException(JobRules.quote(id) + " is not a bulk operation id");
         }
         return id;
     }
