@@ -18,6 +18,9 @@ import java.util.concurrent.TimeUnit;
  * once per {@link #REFRESH_SECONDS} however often they are scraped. A store that cannot be reached reads as -1.
  */
 public final class TopicDepthGauges {
+    /** Every gauge is {@code PREFIX + topic + ".scheduled"} or {@code ".leased"} (the Prometheus relabelling reads them). */
+    public static final String PREFIX = "delayq.topics.";
+
     private static final Logger LOG = LoggerFactory.getLogger(TopicDepthGauges.class);
     static final long REFRESH_SECONDS = 5;
 
@@ -45,9 +48,9 @@ public final class TopicDepthGauges {
                 }
             }
         };
-        metrics.gauge(MetricRegistry.name("delayq", "topics", topic, "scheduled"),
+        metrics.gauge(PREFIX + topic + ".scheduled",
                 () -> (Gauge<Long>) () -> stats.getValue().scheduled());
-        metrics.gauge(MetricRegistry.name("delayq", "topics", topic, "leased"),
+        metrics.gauge(PREFIX + topic + ".leased",
                 () -> (Gauge<Long>) () -> stats.getValue().leased());
     }
 

@@ -30,7 +30,7 @@ final class BridgedMetrics implements MetricFilter {
     }
 
     static boolean perTopic(String name) {
-        return name.startsWith(TopicDepthGauges.PREFIX) || name.startsWith("delayq.delivery.topic.");
+        return name.startsWith(TopicDepthSeries.PREFIX) || name.startsWith("delayq.delivery.topic.");
     }
 
     private boolean shortenedOntoAnother(String name) {

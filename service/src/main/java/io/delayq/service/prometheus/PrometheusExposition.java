@@ -33,7 +33,7 @@ public final class PrometheusExposition {
                 .register(registry);
         registerJvmMemoryGauges(environment.metrics());
         TopicLabels labels = new TopicLabels(factory.getTopicLimit());
-        TopicDepthGauges.register(registry, environment.metrics(), labels);
+        TopicDepthSeries.register(registry, environment.metrics(), labels);
         CallbackLatencyHistogram.register(registry, environment.metrics());
         TopicActivity activity = new PrometheusTopicActivity(registry, labels);
         environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping(PATH);

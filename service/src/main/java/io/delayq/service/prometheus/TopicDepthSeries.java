@@ -2,6 +2,7 @@ package io.delayq.service.prometheus;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import io.delayq.service.metrics.TopicDepthGauges;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -14,10 +15,10 @@ import java.util.TreeMap;
  * at scrape time with the bounded topic label. Reading them costs no store call here: each caches its store read for
  * a few seconds. A topic whose store read failed (-1) has no sample, and adds nothing to {@code other}.
  */
-final class TopicDepthGauges {
-    static final String PREFIX = "delayq.topics.";
+final class TopicDepthSeries {
+    static final String PREFIX = TopicDepthGauges.PREFIX;
 
-    private TopicDepthGauges() {
+    private TopicDepthSeries() {
     }
 
     static void register(PrometheusRegistry registry, MetricRegistry dropwizard, TopicLabels labels) {
