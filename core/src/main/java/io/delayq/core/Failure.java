@@ -6,17 +6,39 @@ package io.delayq.core;
  * @param retryDelayMs wait this long before the next attempt, or {@code -1} for "dead now"
  * @param error        why it failed, for the job's history
  * @param httpStatus   the callback's answer, when there was one
+ * @param held         the attempt was never made: the job was <em>held</em> (an open circuit breaker postponed it).
+ *                     Its attempt number is given back, as a reschedule gives it back, so holding never uses up an
+ *                     attempt nor makes a job dead; the history entry is marked {@link Attempt#held()}
  */
-public record Failure(long retryDelayMs, String error, Integer httpStatus) {
+public record Failure(long retryDelayMs, String error, Integer httpStatus, boolean held) {
+
+    public Failure {
+        if (held && retryDelayMs < 0) {
+            throw new IllegalArgumentException("a held job is postponed, never dead");
+        }
+    }
+
+    public Failure(long retryDelayMs, String error, Integer httpStatus) {
+        this(retryDelayMs, error, httpStatus, false);
+    }
+
     public static Failure retryAfter(long delayMs, String error, Integer httpStatus) {
         if (delayMs < 0) {
             throw new IllegalArgumentException("delay must not be negative");
         }
-        return new Failure(delayMs, error, httpStatus);
+        return new Failure(delayMs, error, httpStatus, false);
     }
 
     public static Failure dead(String error, Integer httpStatus) {
-        return new Failure(-1L, error, httpStatus);
+        return new Failure(-1L, error, httpStatus, false);
+    }
+
+    /** The job is postponed by {@code delayMs} without using up the attempt it was leased for. */
+    public static Failure held(long delayMs, String reason) {
+        if (delayMs < 0) {
+            throw new IllegalArgumentException("delay must not be negative");
+        }
+        return new Failure(delayMs, reason, null, true);
     }
 
     public boolean isDead() {

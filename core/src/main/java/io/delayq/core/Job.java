@@ -25,6 +25,8 @@ import java.util.List;
  * @param lastError   the last failure, or {@code null}
  * @param history     the last attempts, oldest first (capped by the store)
  * @param trace       the producer's W3C trace context, as it came with the job, or {@code null}
+ * @param onDead      where a notice goes when the job becomes {@link JobState#DEAD}: the job's own, or {@code null}
+ *                    for its topic's (in an archived dead letter: the one that applied when it died)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Job(
@@ -44,19 +46,39 @@ public record Job(
         Long finishedAt,
         String lastError,
         List<Attempt> history,
-        TraceContext trace) {
+        TraceContext trace,
+        Callback onDead) {
 
     @JsonCreator
     public Job {
         history = history == null ? List.of() : List.copyOf(history);
     }
 
-    /** A job without a trace context (the form before trace contexts existed). */
+    /** A job without a dead-notice target of its own (the form before dead notices existed). */
+    public Job(String topic, String id, String payload, long runAt, JobState state, int attempts, int maxAttempts,
+               Backoff backoff, Callback callback, Long timeoutMs, boolean broadcast, Delivery delivery, long createdAt,
+               Long finishedAt, String lastError, List<Attempt> history, TraceContext trace) {
+        this(topic, id, payload, runAt, state, attempts, maxAttempts, backoff, callback, timeoutMs, broadcast, delivery,
+                createdAt, finishedAt, lastError, history, trace, null);
+    }
+
+    /** A job without a trace context or dead-notice target (the form before either existed). */
     public Job(String topic, String id, String payload, long runAt, JobState state, int attempts, int maxAttempts,
                Backoff backoff, Callback callback, Long timeoutMs, boolean broadcast, Delivery delivery, long createdAt,
                Long finishedAt, String lastError, List<Attempt> history) {
         this(topic, id, payload, runAt, state, attempts, maxAttempts, backoff, callback, timeoutMs, broadcast, delivery,
-                createdAt, finishedAt, lastError, history, null);
+                createdAt, finishedAt, lastError, history, null, null);
+    }
+
+    /** The same job with another dead-notice target (the archiver resolves a topic's default into the dead letter). */
+    public Job withOnDead(Callback target) {
+        return new Job(topic, id, payload, runAt, state, attempts, maxAttempts, backoff, callback, timeoutMs, broadcast,
+                delivery, createdAt, finishedAt, lastError, history, trace, target);
+    }
+
+    /** Whether the attempt now leased (or the last one made) is the last the job is allowed. */
+    public boolean isLastAttempt() {
+        return attempts >= maxAttempts;
     }
 
     public JobRef ref() {

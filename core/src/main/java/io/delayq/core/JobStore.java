@@ -1,5 +1,6 @@
 package io.delayq.core;
 
+import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
 
 import java.util.List;
@@ -84,7 +85,9 @@ public interface JobStore extends AutoCloseable {
 
     /**
      * Records a failed attempt: the job is scheduled again after {@link Failure#retryDelayMs()}, or becomes
-     * {@link JobState#DEAD} and goes to the outbox when the failure says so.
+     * {@link JobState#DEAD} and goes to the outbox when the failure says so. A {@linkplain Failure#held() held} job is
+     * scheduled again after the delay with its attempt number given back (never dead), and its history entry is marked
+     * held.
      *
      * @return OK, STALE_LEASE or NOT_FOUND
      */
@@ -175,6 +178,15 @@ public interface JobStore extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * The circuits of callback origins, shared by every instance on this store (see {@link CircuitBreakers}).
+     *
+     * @throws UnsupportedOperationException when the store keeps none
+     */
+    default CircuitBreakers circuitBreakers() {
+        throw new UnsupportedOperationException("this store keeps no circuit breakers");
+    }
 
     // ---------------------------------------------------------------- operator views (the dashboard's numbers)
 

@@ -24,6 +24,8 @@ import java.util.TreeMap;
  * @param delivery    which lane takes it when due: the push engine (a callback or broadcast) or pulling consumers
  * @param trace       the producer's W3C trace context, carried on to its deliveries, or {@code null}; not part of
  *                    the {@link #fingerprint()}
+ * @param onDead      where to send a notice if the job becomes {@link JobState#DEAD} (overrides the topic's
+ *                    {@link TopicSettings#onDead()}), or {@code null}
  */
 public record NewJob(
         String topic,
@@ -37,7 +39,8 @@ public record NewJob(
         Long timeoutMs,
         boolean broadcast,
         Delivery delivery,
-        TraceContext trace) {
+        TraceContext trace,
+        Callback onDead) {
 
     public NewJob {
         Objects.requireNonNull(topic, "topic");
@@ -52,10 +55,18 @@ public record NewJob(
         }
     }
 
+    /** A job without a dead-notice target of its own (the form before dead notices existed). */
+    public NewJob(String topic, String id, String payload, Long delayMs, Long runAtMs, int maxAttempts, Backoff backoff,
+                  Callback callback, Long timeoutMs, boolean broadcast, Delivery delivery, TraceContext trace) {
+        this(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast, delivery, trace,
+                null);
+    }
+
     /** A job without a trace context (the form before trace contexts existed). */
     public NewJob(String topic, String id, String payload, Long delayMs, Long runAtMs, int maxAttempts, Backoff backoff,
                   Callback callback, Long timeoutMs, boolean broadcast, Delivery delivery) {
-        this(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast, delivery, null);
+        this(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast, delivery, null,
+                null);
     }
 
     /** A job for pulling consumers, due {@code delayMs} after the store receives it, with default options. */
@@ -71,13 +82,19 @@ public record NewJob(
     /** The same job for the other lane. */
     public NewJob withDelivery(Delivery lane) {
         return new NewJob(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast, lane,
-                trace);
+                trace, onDead);
     }
 
     /** The same job carrying a producer's trace context ({@code null}: none). */
     public NewJob withTrace(TraceContext context) {
         return new NewJob(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast,
-                delivery, context);
+                delivery, context, onDead);
+    }
+
+    /** The same job with its own dead-notice target ({@code null}: the topic's). */
+    public NewJob withOnDead(Callback target) {
+        return new NewJob(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast,
+                delivery, trace, target);
     }
 
     public JobRef ref() {
@@ -85,8 +102,8 @@ public record NewJob(
     }
 
     /**
-     * A digest of everything the producer said about this job (but its trace context: a retried enqueue carries a new
-     * span id and is still the same job). Enqueueing the same id again is idempotent when the
+     * A digest of everything the producer said about this job (its dead-notice target included, but not its trace
+     * context: a retried enqueue carries a new span id and is still the same job). Enqueueing the same id again is idempotent when the
      * fingerprints match and a conflict when they differ.
      */
     public String fingerprint() {
@@ -101,6 +118,11 @@ public record NewJob(
                 .append(timeoutMs).append('\u0000')
                 .append(broadcast).append('\u0000')
                 .append(delivery);
+        if (onDead != null) {
+            // Appended only when set, so that a job without one keeps the fingerprint stores already hold.
+            canonical.append('\u0000').append(onDead.url())
+                    .append('\u0000').append(new TreeMap<>(onDead.headers()));
+        }
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 12);

@@ -1,17 +1,23 @@
 package io.delayq.core;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.delayq.core.breaker.BreakerSettings;
 
 /**
  * Per-topic settings, shared by every service instance through the store. Every field may be {@code null}, meaning
  * "the service default".
  *
- * @param callback         default callback for jobs that name none
- * @param maxAttempts      attempts allowed for jobs that do not override it
- * @param backoff          backoff for jobs that do not override it
- * @param timeoutMs        lease length of one attempt for jobs that do not override it
- * @param paused           when true, nothing of the topic is delivered (jobs keep accumulating)
- * @param archiveSucceeded when true, succeeded jobs are written to the archive's history as well
+ * @param callback          default callback for jobs that name none
+ * @param maxAttempts       attempts allowed for jobs that do not override it
+ * @param backoff           backoff for jobs that do not override it
+ * @param timeoutMs         lease length of one attempt for jobs that do not override it
+ * @param paused            when true, nothing of the topic is delivered (jobs keep accumulating)
+ * @param archiveSucceeded  when true, succeeded jobs are written to the archive's history as well
+ * @param onDead            where a signed notice goes when a job of the topic becomes {@link JobState#DEAD}, for jobs
+ *                          that do not name their own
+ * @param breaker           the endpoint circuit breaker for the topic's callbacks, over the service default
+ * @param asyncAckTimeoutMs how long a callback that answered {@code 202 Accepted} has to confirm the job through the
+ *                          ack/nack endpoints before the attempt counts as failed
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TopicSettings(
@@ -20,10 +26,19 @@ public record TopicSettings(
         Backoff backoff,
         Long timeoutMs,
         Boolean paused,
-        Boolean archiveSucceeded) {
+        Boolean archiveSucceeded,
+        Callback onDead,
+        BreakerSettings breaker,
+        Long asyncAckTimeoutMs) {
+
+    /** Settings without the delivery protections (the form before dead notices, breakers and async acks existed). */
+    public TopicSettings(Callback callback, Integer maxAttempts, Backoff backoff, Long timeoutMs, Boolean paused,
+                         Boolean archiveSucceeded) {
+        this(callback, maxAttempts, backoff, timeoutMs, paused, archiveSucceeded, null, null, null);
+    }
 
     public static TopicSettings empty() {
-        return new TopicSettings(null, null, null, null, null, null);
+        return new TopicSettings(null, null, null, null, null, null, null, null, null);
     }
 
     public boolean isPaused() {

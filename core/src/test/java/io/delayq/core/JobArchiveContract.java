@@ -3,6 +3,7 @@ package io.delayq.core;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureGroup;
 import io.delayq.core.archive.FailureSignature;
 import io.delayq.core.archive.JobArchive;
@@ -942,6 +943,95 @@ public abstract class JobArchiveContract {
 
     private static FailureSignature signature(List<Job> group) {
         return FailureSignature.of(group.get(0));
+    }
+
+    // ------------------------------------------------------------------ dead notices
+
+    @Test
+    void aDeadJobWithANoticeTargetIsWrittenWithAPendingNoticeDueAtItsDeath() {
+        Callback target = new Callback("https://ops.example.test/dead", Map.of("X-Team", "billing"));
+        Job noticed = deadJob(topic, "noticed", 1_000, 5_000).withOnDead(target);
+        Job silent = deadJob(topic, "silent", 1_000, 5_000);
+        archive.write(entries(noticed, silent));
+
+        DeadLetter letter = archive.deadLetter(DeadLetter.keyOf(noticed)).orElseThrow();
+        assertThat(letter.job().onDead()).isEqualTo(target);
+        assertThat(letter.notice()).isEqualTo(DeadNotice.pending(5_000));
+        assertThat(archive.deadLetter(DeadLetter.keyOf(silent)).orElseThrow().notice()).isNull();
+        assertThat(dueNoticeIds(4_999)).isEmpty();
+        assertThat(dueNoticeIds(5_000)).containsExactly("noticed");
+
+        archive.write(entries(noticed)); // the archiver wrote it again after a crash: the notice is not reset
+        String key = DeadLetter.keyOf(noticed);
+        assertThat(archive.recordNotice(key, 0, letter.notice().claimed(65_000))).isTrue();
+        archive.write(entries(noticed));
+        assertThat(archive.deadLetter(key).orElseThrow().notice().attempts()).isEqualTo(1);
+    }
+
+    @Test
+    void dueNoticesComeEarliestFirstUpToTheLimitAndLeaveSettledOnesOut() {
+        archive.write(entries(
+                deadJob(topic, "late", 1_000, 9_000).withOnDead(Callback.of("https://a.test/d")),
+                deadJob(topic, "early", 1_000, 7_000).withOnDead(Callback.of("https://a.test/d")),
+                deadJob(topic, "middle", 1_000, 8_000).withOnDead(Callback.of("https://a.test/d"))));
+        assertThat(dueNoticeIds(10_000)).containsExactly("early", "middle", "late");
+        assertThat(archive.dueNotices(10_000, 1000).stream().filter(l -> l.ref().topic().equals(topic)).limit(2)
+                .map(l -> l.job().id())).containsExactly("early", "middle");
+
+        String early = keyOf("early");
+        DeadNotice claimed = archive.deadLetter(early).orElseThrow().notice().claimed(70_000);
+        assertThat(archive.recordNotice(early, 0, claimed)).isTrue();
+        assertThat(dueNoticeIds(10_000)).as("a claimed notice waits for its claim to lapse")
+                .containsExactly("middle", "late");
+        assertThat(dueNoticeIds(70_000)).as("a lapsed claim is due again").containsExactly("middle", "late", "early");
+        assertThat(archive.recordNotice(early, 1, claimed.delivered(12_000))).isTrue();
+        DeadNotice delivered = archive.deadLetter(early).orElseThrow().notice();
+        assertThat(delivered.state()).isEqualTo(DeadNotice.State.DELIVERED);
+        assertThat(delivered.deliveredAt()).isEqualTo(12_000L);
+        assertThat(delivered.attempts()).isEqualTo(1);
+
+        String middle = keyOf("middle");
+        DeadNotice m = archive.deadLetter(middle).orElseThrow().notice().claimed(60_000);
+        assertThat(archive.recordNotice(middle, 0, m)).isTrue();
+        assertThat(archive.recordNotice(middle, 1, m.failed("HTTP 500 from notice target", 500, 20_000))).isTrue();
+        assertThat(dueNoticeIds(19_999)).containsExactly("late");
+        assertThat(dueNoticeIds(20_000)).containsExactly("middle", "late");
+        DeadNotice retry = archive.deadLetter(middle).orElseThrow().notice();
+        assertThat(retry.lastError()).isEqualTo("HTTP 500 from notice target");
+        assertThat(retry.lastStatus()).isEqualTo(500);
+        assertThat(archive.recordNotice(middle, 1, retry.claimed(90_000))).isTrue();
+        assertThat(archive.recordNotice(middle, 2, retry.claimed(90_000).failed("connection refused", null, -1)))
+                .isTrue();
+        DeadNotice failed = archive.deadLetter(middle).orElseThrow().notice();
+        assertThat(failed.state()).isEqualTo(DeadNotice.State.FAILED);
+        assertThat(failed.attempts()).isEqualTo(2);
+        assertThat(failed.lastError()).isEqualTo("connection refused");
+        assertThat(dueNoticeIds(1_000_000)).as("settled notices are never due").containsExactly("late");
+    }
+
+    @Test
+    void ofSeveralInstancesClaimingOneNoticeExactlyOneWins() throws Exception {
+        Job job = deadJob(topic, "contested", 1_000, 5_000).withOnDead(Callback.of("https://a.test/d"));
+        archive.write(entries(job));
+        String key = DeadLetter.keyOf(job);
+        JobArchive second = secondInstance();
+        List<Boolean> wins = atOnce(8, i -> (i % 2 == 0 ? archive : second)
+                .recordNotice(key, 0, DeadNotice.pending(5_000).claimed(60_000 + i)));
+        assertThat(wins).containsOnlyOnce(true);
+        assertThat(archive.recordNotice(key, 0, DeadNotice.pending(5_000).claimed(1))).as("stale expectation")
+                .isFalse();
+        archive.purgeDeadLetters(job.ref());
+        assertThat(archive.recordNotice(key, 1, DeadNotice.pending(5_000).delivered(6_000))).as("purged").isFalse();
+        assertThat(dueNoticeIds(1_000_000)).isEmpty();
+    }
+
+    private List<String> dueNoticeIds(long nowMs) {
+        return archive.dueNotices(nowMs, 1000).stream().filter(l -> l.ref().topic().equals(topic))
+                .map(l -> l.job().id()).toList();
+    }
+
+    private String keyOf(String id) {
+        return archive.deadLetter(new JobRef(topic, id)).orElseThrow().key();
     }
 
     // ------------------------------------------------------------------ unavailable backend

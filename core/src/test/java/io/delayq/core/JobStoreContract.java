@@ -1,5 +1,9 @@
 package io.delayq.core;
 
+import io.delayq.core.breaker.BreakerPolicy;
+import io.delayq.core.breaker.CircuitBreakers;
+import io.delayq.core.breaker.CircuitState;
+import io.delayq.core.breaker.OriginCircuit;
 import io.delayq.core.history.LatenessBuckets;
 import io.delayq.core.history.TopicMinute;
 import org.junit.jupiter.api.AfterEach;
@@ -1202,6 +1206,141 @@ public abstract class JobStoreContract {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    // ------------------------------------------------------------------ delivery protections (issue 16)
+
+    @Test
+    void aJobsOwnDeadNoticeTargetSurvivesTheRoundTripAndTheOutbox() {
+        Callback onDead = new Callback("https://ops.example.test/dead", Map.of("X-Team", "billing"));
+        store.enqueue(NewJob.delayed(topic, "noticed", PAYLOAD, 0, 1).withOnDead(onDead));
+        assertThat(find("noticed").onDead()).isEqualTo(onDead);
+        store.enqueue(NewJob.delayed(topic, "plain", PAYLOAD, 0, 1));
+        assertThat(find("plain").onDead()).isNull();
+
+        Lease lease = awaitLease(Delivery.PULL, 2_000);
+        Lease other = awaitLease(Delivery.PULL, 2_000);
+        assertThat(store.nack(LeaseRef.of(lease), Failure.dead("boom", 500))).isEqualTo(StoreStatus.OK);
+        assertThat(store.nack(LeaseRef.of(other), Failure.dead("boom", 500))).isEqualTo(StoreStatus.OK);
+        Map<String, Callback> targets = new java.util.HashMap<>();
+        outboxOf(topic).forEach(e -> targets.put(e.job().id(), e.job().onDead()));
+        assertThat(targets).containsEntry("noticed", onDead).containsEntry("plain", null).hasSize(2);
+    }
+
+    @Test
+    void theDeadNoticeTargetIsPartOfTheFingerprint() {
+        NewJob job = NewJob.delayed(topic, "fp", PAYLOAD, 60_000, 3);
+        Callback onDead = Callback.of("https://ops.example.test/dead");
+        assertThat(store.enqueue(job.withOnDead(onDead)).status()).isEqualTo(StoreStatus.OK);
+        assertThat(store.enqueue(job.withOnDead(onDead)).created()).isFalse();
+        assertThat(store.enqueue(job.withOnDead(Callback.of("https://ops.example.test/other"))).status())
+                .isEqualTo(StoreStatus.CONFLICT);
+        assertThat(store.enqueue(job).status()).isEqualTo(StoreStatus.CONFLICT);
+    }
+
+    @Test
+    void aHeldJobGetsItsAttemptBackAndIsNeverMadeDead() {
+        store.enqueue(NewJob.delayed(topic, "held", PAYLOAD, 0, 1));
+        Lease lease = awaitLease(Delivery.PULL, 2_000);
+        assertThat(lease.attempt()).isEqualTo(1);
+        long before = store.now();
+        // maxAttempts 1 and the one attempt leased: a failure would make it dead; a hold must not.
+        assertThat(store.nack(LeaseRef.of(lease), Failure.held(300, "circuit open for http://x.test:80")))
+                .isEqualTo(StoreStatus.OK);
+        Job held = find("held");
+        assertThat(held.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(held.attempts()).isZero();
+        assertThat(held.runAt()).isGreaterThanOrEqualTo(before + 300);
+        assertThat(held.history()).hasSize(1);
+        Attempt entry = held.history().get(0);
+        assertThat(entry.isHeld()).isTrue();
+        assertThat(entry.number()).isEqualTo(1);
+        assertThat(entry.error()).isEqualTo("circuit open for http://x.test:80");
+        assertThat(held.lastError()).isNull();
+        assertStale(() -> store.nack(LeaseRef.of(lease), Failure.held(0, "again")));
+
+        Lease again = awaitLease(Delivery.PULL, 3_000);
+        assertThat(again.attempt()).as("the held attempt was given back").isEqualTo(1);
+        assertThat(again.job().history().get(0).isHeld()).isTrue();
+        assertThat(store.nack(LeaseRef.of(again), Failure.retryAfter(0, "real failure", 503)))
+                .isEqualTo(StoreStatus.OK);
+        Job dead = find("held");
+        assertThat(dead.state()).as("a real failure of the last attempt still kills it").isEqualTo(JobState.DEAD);
+        assertThat(dead.history()).extracting(Attempt::isHeld).containsExactly(true, false);
+    }
+
+    @Test
+    void aCircuitOpensAfterTheThresholdAndIsProbedOncePerDoublingInterval() {
+        CircuitBreakers breakers = store.circuitBreakers();
+        String origin = "http://" + topic + ".test:80";
+        BreakerPolicy policy = new BreakerPolicy(true, 3, 200, 500, 10);
+        assertThat(breakers.circuit(origin)).isEqualTo(OriginCircuit.closed(origin));
+
+        assertThat(breakers.recordFailure(origin, policy).state()).isEqualTo(CircuitState.CLOSED);
+        OriginCircuit two = breakers.recordFailure(origin, policy);
+        assertThat(two.consecutiveFailures()).isEqualTo(2);
+        assertThat(two.isOpen()).isFalse();
+        assertThat(breakers.claimProbe(origin)).as("a closed circuit has no probe").isFalse();
+        long before = store.now();
+        OriginCircuit open = breakers.recordFailure(origin, policy);
+        long after = store.now();
+        assertThat(open.isOpen()).isTrue();
+        assertThat(open.consecutiveFailures()).isEqualTo(3);
+        assertThat(open.openedAt()).isBetween(before, after);
+        assertThat(open.probeIntervalMs()).isEqualTo(200);
+        assertThat(open.nextProbeAt()).isEqualTo(open.openedAt() + 200);
+        assertThat(breakers.claimProbe(origin)).as("not due yet").isFalse();
+
+        awaitTrue(() -> store.now() >= open.nextProbeAt(), 2_000);
+        List<Boolean> claims = Collections.synchronizedList(new ArrayList<>());
+        try (JobStore second = newStore()) {
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<?>> tasks = new ArrayList<>();
+                for (int i = 0; i < 8; i++) {
+                    CircuitBreakers b = i % 2 == 0 ? breakers : second.circuitBreakers();
+                    tasks.add(pool.submit(() -> claims.add(b.claimProbe(origin))));
+                }
+                for (Future<?> t : tasks) {
+                    t.get(10, TimeUnit.SECONDS);
+                }
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        assertThat(claims).as("exactly one caller wins a due probe").containsOnlyOnce(true).hasSize(8);
+
+        OriginCircuit failedProbe = breakers.recordFailure(origin, policy);
+        assertThat(failedProbe.probeIntervalMs()).as("doubled").isEqualTo(400);
+        OriginCircuit capped = breakers.recordFailure(origin, policy);
+        assertThat(capped.probeIntervalMs()).as("capped").isEqualTo(500);
+        assertThat(capped.openedAt()).as("still the same opening").isEqualTo(open.openedAt());
+
+        breakers.addHeld(origin, 5);
+        breakers.addHeld(origin, -2);
+        assertThat(breakers.circuit(origin).heldJobs()).isEqualTo(3);
+        OriginCircuit closed = breakers.recordSuccess(origin);
+        assertThat(closed.state()).isEqualTo(CircuitState.CLOSED);
+        assertThat(closed.consecutiveFailures()).isZero();
+        assertThat(closed.closedAt()).isNotNull().isGreaterThanOrEqualTo(open.openedAt());
+        assertThat(closed.heldJobs()).as("held jobs are released by the engine, not by closing").isEqualTo(3);
+        breakers.addHeld(origin, -10);
+        assertThat(breakers.circuit(origin).heldJobs()).as("never below 0").isZero();
+        assertThat(breakers.circuits()).extracting(OriginCircuit::origin).contains(origin);
+        assertThat(breakers.recordFailure(origin, policy).isOpen()).as("counting starts over after closing").isFalse();
+    }
+
+    @Test
+    void aSuccessResetsTheFailuresOfAClosedCircuit() {
+        CircuitBreakers breakers = store.circuitBreakers();
+        String origin = "https://" + topic + ".test:443";
+        BreakerPolicy policy = new BreakerPolicy(true, 2, 1_000, 60_000, 10);
+        breakers.recordFailure(origin, policy);
+        assertThat(breakers.recordSuccess(origin).consecutiveFailures()).isZero();
+        assertThat(breakers.recordFailure(origin, policy).isOpen()).isFalse();
+        assertThat(breakers.recordFailure(origin, policy).isOpen()).isTrue();
+    }
 
     protected Job find(String id) {
         Optional<Job> job = store.find(new JobRef(topic, id));

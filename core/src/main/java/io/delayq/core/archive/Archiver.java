@@ -4,19 +4,25 @@ import com.codahale.metrics.CachedGauge;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheck;
+import io.delayq.core.Callback;
+import io.delayq.core.Job;
+import io.delayq.core.JobState;
 import io.delayq.core.JobStore;
 import io.delayq.core.OutboxEntry;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
+import io.delayq.core.TopicSettings;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -227,6 +233,7 @@ public final class Archiver implements Managed {
         if (batch.isEmpty()) {
             return unreadable.size();
         }
+        batch = withNoticeTargets(batch);
         List<OutboxEntry> written;
         try {
             archive.write(batch);
@@ -250,6 +257,27 @@ public final class Archiver implements Managed {
             }
         }
         return written.size() + unreadable.size();
+    }
+
+    /**
+     * Dead jobs without a dead-notice target of their own get their topic's ({@link TopicSettings#onDead()}), read once
+     * per topic of the batch, so that the dead letter records the target that applied when the job died, and the
+     * archive writes its notice as pending.
+     */
+    private List<OutboxEntry> withNoticeTargets(List<OutboxEntry> batch) {
+        Map<String, Optional<Callback>> topicTargets = new HashMap<>();
+        List<OutboxEntry> resolved = new ArrayList<>(batch.size());
+        for (OutboxEntry entry : batch) {
+            Job job = entry.job();
+            if (job.state() != JobState.DEAD || job.onDead() != null) {
+                resolved.add(entry);
+                continue;
+            }
+            Optional<Callback> target = topicTargets.computeIfAbsent(job.topic(),
+                    topic -> Optional.ofNullable(store.settings(topic).onDead()));
+            resolved.add(target.map(t -> new OutboxEntry(entry.entryId(), job.withOnDead(t))).orElse(entry));
+        }
+        return resolved;
     }
 
     /** Moves entries the store cannot decode out of the outbox, so that they hold back nothing and are not lost. */

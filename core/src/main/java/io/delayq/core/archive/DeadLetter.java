@@ -15,13 +15,19 @@ import java.util.Objects;
  * @param deadAt      when it died, epoch ms by the store's clock
  * @param replayCount how many times an operator replayed it
  * @param replays     every replay, oldest first
+ * @param notice      the dead notice to {@code job().onDead()}, or {@code null} when the job had no target
  */
-public record DeadLetter(String key, Job job, long deadAt, int replayCount, List<Replay> replays) {
+public record DeadLetter(String key, Job job, long deadAt, int replayCount, List<Replay> replays, DeadNotice notice) {
 
     public DeadLetter {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(job, "job");
         replays = replays == null ? List.of() : List.copyOf(replays);
+    }
+
+    /** A dead letter without a dead notice (the form before dead notices existed). */
+    public DeadLetter(String key, Job job, long deadAt, int replayCount, List<Replay> replays) {
+        this(key, job, deadAt, replayCount, replays, null);
     }
 
     public JobRef ref() {

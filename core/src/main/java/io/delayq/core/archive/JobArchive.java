@@ -25,7 +25,9 @@ import java.util.Optional;
 public interface JobArchive extends AutoCloseable {
 
     /**
-     * Writes finished jobs. Idempotent: writing the same entry twice leaves one record. A dead letter that was purged
+     * Writes finished jobs. A dead job with an {@link Job#onDead()} target is written with a
+     * {@linkplain DeadNotice#pending pending} notice due at its death. Idempotent: writing the same entry twice leaves one
+     * record (and does not reset its notice). A dead letter that was purged
      * (its tombstone still kept) is not written again; that entry counts as written. Returns only once the archive
      * has durably accepted every entry; throws otherwise, and the caller keeps them in the outbox.
      */
@@ -91,6 +93,25 @@ public interface JobArchive extends AutoCloseable {
      * @param nowMs the "now" that {@link FailureGroup#lastHour()} counts back from
      */
     default List<FailureGroup> failureGroups(DeadLetterQuery filter, int limit, long nowMs) {
+        throw unsupported();
+    }
+
+    /**
+     * Dead letters whose notice is {@linkplain DeadNotice#isPending() pending} and due ({@code nextAttemptAt <= nowMs}),
+     * earliest due first, at most {@code limit}. Served by an index on the pending notices, so its cost does not grow
+     * with the dead letters whose notices are settled or that have none.
+     */
+    default List<DeadLetter> dueNotices(long nowMs, int limit) {
+        throw unsupported();
+    }
+
+    /**
+     * Replaces a dead letter's notice, only if its notice's attempts are still {@code expectedAttempts} (so that of
+     * several instances claiming one notice, one wins and sends it).
+     *
+     * @return true if recorded; false if the dead letter is gone (purged) or another caller recorded first
+     */
+    default boolean recordNotice(String key, int expectedAttempts, DeadNotice notice) {
         throw unsupported();
     }
 
