@@ -995,7 +995,7 @@ public abstract class JobArchiveContract {
         assertThat(archive.recordNotice(middle, 0, m)).isTrue();
         assertThat(archive.recordNotice(middle, 1, m.failed("HTTP 500 from notice target", 500, 20_000))).isTrue();
         assertThat(dueNoticeIds(19_999)).containsExactly("late");
-        assertThat(dueNoticeIds(20_000)).containsExactly("middle", "late");
+        assertThat(dueNoticeIds(20_000)).containsExactly("late", "middle");
         DeadNotice retry = archive.deadLetter(middle).orElseThrow().notice();
         assertThat(retry.lastError()).isEqualTo("HTTP 500 from notice target");
         assertThat(retry.lastStatus()).isEqualTo(500);

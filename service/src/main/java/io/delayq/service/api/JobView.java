@@ -33,6 +33,7 @@ import java.util.List;
  * @param history     the last attempts, oldest first
  * @param traceparent the W3C traceparent it was enqueued with, when any
  * @param tracestate  the tracestate that came with it, when any
+ * @param onDead      its own dead-notice target, when it has one (on a dead letter: the target that applied)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobView(
@@ -53,7 +54,8 @@ public record JobView(
         String lastError,
         List<AttemptView> history,
         String traceparent,
-        String tracestate) {
+        String tracestate,
+        Callback onDead) {
 
     /**
      * One finished attempt, as the API shows it (times in RFC 3339 like the job's own).
@@ -62,11 +64,14 @@ public record JobView(
      * @param at         when it ended
      * @param error      why it failed; absent for the successful attempt
      * @param httpStatus the status of a failed attempt that got an HTTP answer
+     * @param held       true when this was no attempt but a hold: an open circuit breaker postponed the job, the
+     *                   attempt number was given back, and {@code error} says why
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record AttemptView(int number, String at, String error, Integer httpStatus) {
+    public record AttemptView(int number, String at, String error, Integer httpStatus, Boolean held) {
         static AttemptView of(Attempt attempt) {
-            return new AttemptView(attempt.number(), time(attempt.at()), attempt.error(), attempt.httpStatus());
+            return new AttemptView(attempt.number(), time(attempt.at()), attempt.error(), attempt.httpStatus(),
+                    attempt.held());
         }
     }
 
@@ -76,7 +81,7 @@ public record JobView(
                 time(job.createdAt()), job.finishedAt() == null ? null : time(job.finishedAt()), job.lastError(),
                 job.history().isEmpty() ? null : job.history().stream().map(AttemptView::of).toList(),
                 job.trace() == null ? null : job.trace().traceparent(),
-                job.trace() == null ? null : job.trace().tracestate());
+                job.trace() == null ? null : job.trace().tracestate(), job.onDead());
     }
 
     public static String time(long epochMs) {

@@ -15,6 +15,7 @@ import io.dropwizard.util.Duration;
  * @param backoff     wait between attempts; else the topic's, else the service default
  * @param timeout     how long one attempt may take, as a Dropwizard duration ({@code "30s"}, {@code "2m"})
  * @param broadcast   when due, send it to every subscriber of the topic's event stream
+ * @param onDead      where a signed notice goes if the job ends dead; else the topic's {@code onDead}, else none
  */
 public record ScheduleJobRequest(
         String id,
@@ -25,5 +26,6 @@ public record ScheduleJobRequest(
         Integer maxAttempts,
         Backoff backoff,
         Duration timeout,
-        Boolean broadcast) {
+        Boolean broadcast,
+        CallbackSpec onDead) {
 }

@@ -13,7 +13,12 @@ import io.dropwizard.util.Duration;
  * @param timeout          attempt timeout of jobs that do not say, e.g. {@code "30s"}
  * @param paused           stop delivering the topic's jobs (they keep their place) / resume
  * @param archiveSucceeded also write succeeded jobs to the archive
+ * @param onDead           where a signed notice goes when a job of the topic is dead, for jobs that name none
+ * @param breaker          the topic's endpoint circuit breaker (replaces it whole; {@code null}: service default)
+ * @param asyncAckTimeout  how long a callback that answered {@code 202 Accepted} has to ack or nack, e.g.
+ *                         {@code "10m"}
  */
 public record TopicSettingsRequest(CallbackSpec callback, Integer maxAttempts, Backoff backoff, Duration timeout,
-                                   Boolean paused, Boolean archiveSucceeded) {
+                                   Boolean paused, Boolean archiveSucceeded, CallbackSpec onDead, BreakerSpec breaker,
+                                   Duration asyncAckTimeout) {
 }

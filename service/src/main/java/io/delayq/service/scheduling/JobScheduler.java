@@ -171,9 +171,10 @@ public final class JobScheduler {
         Backoff backoff = checkBackoff(r.backoff());
         Long timeoutMs = checkTimeout(r.timeout());
         boolean broadcast = Boolean.TRUE.equals(r.broadcast());
+        Callback onDead = onDead(r.onDead());
         Delivery lane = policy.lane(broadcast, callback, settings);
         return rules.checkJobSize(new NewJob(topic, id, payload, delayMs, runAtMs,
-                policy.maxAttempts(attempts, settings), backoff, callback, timeoutMs, broadcast, lane));
+                policy.maxAttempts(attempts, settings), backoff, callback, timeoutMs, broadcast, lane, null, onDead));
     }
 
     /** Checks a callback as {@link #toNewJob} does; {@code null} stays {@code null}. */
@@ -184,6 +185,20 @@ public final class JobScheduler {
         Callback callback = new Callback(spec.url(), spec.headers());
         callbackCheck.accept(callback);
         return callback;
+    }
+
+    /**
+     * Checks a dead-notice target by the rules of a callback (it is POSTed to as one), with messages that name
+     * {@code onDead}; {@code null} stays {@code null}.
+     */
+    public Callback onDead(CallbackSpec spec) {
+        try {
+            return callback(spec);
+        } catch (IllegalArgumentException e) {
+            String message = e.getMessage() == null ? "invalid" : e.getMessage();
+            throw new IllegalArgumentException(message.startsWith("callback")
+                    ? "onDead" + message.substring("callback".length()) : "onDead: " + message, e);
+        }
     }
 
     /** Checks a job's or a topic's own backoff as {@link #toNewJob} does; {@code null} stays {@code null}. */

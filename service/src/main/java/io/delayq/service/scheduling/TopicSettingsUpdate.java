@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delayq.core.TopicSettings;
 import io.delayq.service.api.TopicSettingsRequest;
+import io.dropwizard.util.Duration;
 
 import java.util.function.UnaryOperator;
 
@@ -14,6 +15,9 @@ import java.util.function.UnaryOperator;
  * is what tells "left out" from "null".
  */
 public final class TopicSettingsUpdate {
+    private static final long MIN_ASYNC_ACK_MS = 1_000;
+    private static final long MAX_ASYNC_ACK_MS = 86_400_000;
+
     private final ObjectMapper mapper;
     private final JobScheduler scheduler;
 
@@ -27,6 +31,18 @@ public final class TopicSettingsUpdate {
      * and the change sets only the fields the body names, on whatever settings are current when the store writes, so
      * that a concurrent update of other fields survives.
      */
+    /** A receiver that answered 202 gets between a second and a day to confirm; {@code null} stays {@code null}. */
+    static Long checkAsyncAckTimeout(Duration timeout) {
+        if (timeout == null) {
+            return null;
+        }
+        long ms = timeout.toMilliseconds();
+        if (ms < MIN_ASYNC_ACK_MS || ms > MAX_ASYNC_ACK_MS) {
+            throw new IllegalArgumentException("asyncAckTimeout is " + timeout + "; it must be between 1s and 24h");
+        }
+        return ms;
+    }
+
     public UnaryOperator<TopicSettings> change(ObjectNode body) throws JsonProcessingException {
         TopicSettingsRequest request = mapper.treeToValue(body, TopicSettingsRequest.class);
         TopicSettings given = new TopicSettings(
@@ -35,13 +51,19 @@ public final class TopicSettingsUpdate {
                 body.has("backoff") ? request.backoff() : null,
                 body.has("timeout") ? JobScheduler.checkTimeout(request.timeout()) : null,
                 body.has("paused") ? request.paused() : null,
-                body.has("archiveSucceeded") ? request.archiveSucceeded() : null);
+                body.has("archiveSucceeded") ? request.archiveSucceeded() : null,
+                body.has("onDead") ? scheduler.onDead(request.onDead()) : null,
+                body.has("breaker") ? BreakerChecks.check(request.breaker()) : null,
+                body.has("asyncAckTimeout") ? checkAsyncAckTimeout(request.asyncAckTimeout()) : null);
         return current -> new TopicSettings(
                 body.has("callback") ? given.callback() : current.callback(),
                 body.has("maxAttempts") ? given.maxAttempts() : current.maxAttempts(),
                 body.has("backoff") ? given.backoff() : current.backoff(),
                 body.has("timeout") ? given.timeoutMs() : current.timeoutMs(),
                 body.has("paused") ? given.paused() : current.paused(),
-                body.has("archiveSucceeded") ? given.archiveSucceeded() : current.archiveSucceeded());
+                body.has("archiveSucceeded") ? given.archiveSucceeded() : current.archiveSucceeded(),
+                body.has("onDead") ? given.onDead() : current.onDead(),
+                body.has("breaker") ? given.breaker() : current.breaker(),
+                body.has("asyncAckTimeout") ? given.asyncAckTimeoutMs() : current.asyncAckTimeoutMs());
     }
 }
