@@ -7,6 +7,7 @@ import io.delayq.core.Lease;
 import io.delayq.core.LeaseRef;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.RetryPolicy;
+import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicSettings;
 import org.slf4j.Logger;
@@ -42,6 +43,7 @@ final class AttemptOutcomes {
     private final StoreErrorLog errors;
     private final AttemptBudget budget;
     private final StoreWriteTimes writeTimes;
+    private final long defaultAsyncAckMs;
     private final AtomicInteger inFlight = new AtomicInteger();
     private ThreadPoolExecutor storeWriters;
     private AckBatcher acks;
@@ -49,7 +51,8 @@ final class AttemptOutcomes {
     private volatile boolean abandoned;
 
     AttemptOutcomes(JobStore store, PolicyDefaults policy, StoreClock clock, DeliverySlots slots, TopicTimers timers,
-                    DeliveryMetrics metrics, StoreErrorLog errors, AttemptBudget budget, StoreWriteTimes writeTimes) {
+                    DeliveryMetrics metrics, StoreErrorLog errors, AttemptBudget budget, StoreWriteTimes writeTimes,
+                    long defaultAsyncAckMs) {
         this.store = store;
         this.policy = policy;
         this.clock = clock;
@@ -59,6 +62,7 @@ final class AttemptOutcomes {
         this.errors = errors;
         this.budget = budget;
         this.writeTimes = writeTimes;
+        this.defaultAsyncAckMs = defaultAsyncAckMs;
     }
 
     void start(int ackBatchSize, long ackFlushNanos) {
@@ -123,6 +127,41 @@ final class AttemptOutcomes {
             if (LOG.isDebugEnabled()) {
                 LOG.debug("delivered {} attempt {} in {} µs", lease.ref(), lease.attempt(), elapsedNanos / 1_000);
             }
+        } finally {
+            released(ts);
+        }
+    }
+
+    /**
+     * The receiver answered {@code 202 Accepted}: it confirms later through the ack/nack endpoints with the lease token
+     * of the {@code Delayq-Lease-Token} header. The job stays leased, its lease extended to the topic's
+     * {@code asyncAckTimeout}; the slot is freed now, since the work goes on at the receiver, not here. If no
+     * confirmation comes by the deadline, the lease expires and counts as a failed attempt (the engine's lease timer
+     * finds the new deadline when the old one passes). A receiver that confirmed before the extension makes the
+     * extension answer stale, which is the success it looks like.
+     */
+    void acceptedLater(TopicState ts, Lease lease, TopicSettings settings) {
+        if (!onStoreWriter(() -> accepted(ts, lease, settings))) {
+            released(ts); // stopping: the lease expires at its first deadline and the job comes back
+        }
+    }
+
+    private void accepted(TopicState ts, Lease lease, TopicSettings settings) {
+        long timeoutMs = settings.asyncAckTimeoutMs() != null ? settings.asyncAckTimeoutMs() : defaultAsyncAckMs;
+        try {
+            metrics.accepted.mark();
+            long deadline = store.extend(LeaseRef.of(lease), timeoutMs);
+            LOG.debug("{} attempt {} accepted (202): waiting for its ack or nack until {}", lease.ref(),
+                    lease.attempt(), deadline);
+        } catch (StoreException e) {
+            if (e.status() == StoreStatus.UNAVAILABLE) {
+                errors.log("extend the lease of " + lease.ref() + " after its 202 (it expires at its first deadline"
+                        + " and counts as a failed attempt)", e);
+            } else {
+                LOG.debug("{} was confirmed before its 202 was recorded ({})", lease.ref(), e.status());
+            }
+        } catch (RuntimeException e) {
+            errors.log("extend the lease of " + lease.ref() + " after its 202", e);
         } finally {
             released(ts);
         }

@@ -11,11 +11,14 @@ import java.util.Map;
 
 /**
  * The headers of a callback request: the callback's own, then delayq's, which win: {@code Delayq-Id},
- * {@code Delayq-Topic}, {@code Delayq-Attempt} (1-based), {@code Delayq-Run-At} (RFC 3339),
+ * {@code Delayq-Topic}, {@code Delayq-Attempt} (1-based), {@code Delayq-Run-At} (RFC 3339), {@code Delayq-Lease-Token}
+ * (for a receiver that answers 202 and confirms later),
  * {@code Delayq-Signature} over the body ({@link Signatures}) and, for a job enqueued with a trace context, the
  * attempt's {@code traceparent} / {@code tracestate} ({@link CallbackTracing}).
  */
 final class CallbackHeaders {
+    /** The attempt's lease token: a receiver that answers 202 acks or nacks with it later; good for this attempt only. */
+    static final String LEASE_TOKEN = "Delayq-Lease-Token";
     private static final DateTimeFormatter RFC_3339 = DateTimeFormatter.ISO_INSTANT;
 
     private final Signatures signatures;
@@ -36,6 +39,7 @@ final class CallbackHeaders {
         headers.put("Delayq-Topic", job.topic());
         headers.put("Delayq-Attempt", Integer.toString(lease.attempt()));
         headers.put("Delayq-Run-At", RFC_3339.format(Instant.ofEpochMilli(job.runAt())));
+        headers.put(LEASE_TOKEN, Long.toString(lease.token()));
         headers.put(Signatures.HEADER, signatures.header(System.currentTimeMillis() / 1_000, body));
         headers.putAll(trace);
         return headers;

@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
 final class CallbackSender {
     private static final Logger LOG = LoggerFactory.getLogger(CallbackSender.class);
     private static final int CHECKED_URLS = 10_000;
+    /** The receiver took the job and confirms it later with the lease token ({@link AttemptOutcomes#acceptedLater}). */
+    private static final int ACCEPTED = 202;
 
     private final CallbackGuard guard;
     private final CallbackHeaders headers;
@@ -130,6 +132,10 @@ final class CallbackSender {
             return;
         }
         metrics.callbackLatency.update(elapsed, TimeUnit.NANOSECONDS);
+        if (answer.status() == ACCEPTED) {
+            outcomes.acceptedLater(ts, lease, settings);
+            return;
+        }
         if (answer.is2xx()) {
             outcomes.succeeded(ts, lease, elapsed);
             return;

@@ -87,7 +87,7 @@ public final class DeliveryEngine implements Managed {
         StoreWriteTimes writeTimes = new StoreWriteTimes();
         AttemptBudget budget = new AttemptBudget(writeTimes);
         this.outcomes = new AttemptOutcomes(store, policy, clock, slots, timers, this.metrics, errors, budget,
-                writeTimes);
+                writeTimes, config.getAsyncAckTimeout().toMilliseconds());
         this.sender = new CallbackSender(config.callbackGuard(), new CallbackHeaders(signatures), policy, clock,
                 outcomes, this.metrics, config.getMaxRetryAfter().toMilliseconds(), budget,
                 new CallbackTracing(GlobalOpenTelemetry.get()));

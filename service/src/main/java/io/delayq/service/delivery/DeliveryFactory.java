@@ -9,6 +9,7 @@ import io.delayq.core.PolicyDefaults;
 import io.delayq.core.RetryPolicy;
 import io.delayq.service.history.TopicActivity;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -103,6 +104,12 @@ public class DeliveryFactory {
     @NotNull
     private List<String> allowedCallbackHosts = new ArrayList<>();
 
+    /** How long a callback that answered 202 Accepted has to ack or nack, for topics that do not say. */
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.SECONDS, message = "must be at least 1s: the receiver confirms over HTTP")
+    @MaxDuration(value = 24, unit = TimeUnit.HOURS, message = "must be at most 24h, as a topic's asyncAckTimeout")
+    private Duration asyncAckTimeout = Duration.minutes(10);
+
     private boolean allowPrivateNetworks = true;
 
     /** The service-wide retry and timeout defaults that job and topic settings fall back to. */
@@ -140,6 +147,16 @@ public class DeliveryFactory {
     /** Builds an engine outside Dropwizard (tests, embedding); the caller starts and stops it. */
     public DeliveryEngine build(JobStore store, MetricRegistry metrics) {
         return new DeliveryEngine(store, this, metrics);
+    }
+
+    @JsonProperty
+    public Duration getAsyncAckTimeout() {
+        return asyncAckTimeout;
+    }
+
+    @JsonProperty
+    public void setAsyncAckTimeout(Duration asyncAckTimeout) {
+        this.asyncAckTimeout = asyncAckTimeout;
     }
 
     @JsonProperty

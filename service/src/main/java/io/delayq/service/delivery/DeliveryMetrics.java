@@ -20,6 +20,8 @@ final class DeliveryMetrics {
     final Meter delivered;
     final Meter failed;
     final Meter dead;
+    /** Callbacks that answered 202 Accepted: the receiver confirms them later. */
+    final Meter accepted;
     final Meter reserveCalls;
     final Meter reserved;
     final Timer callbackLatency;
@@ -34,6 +36,7 @@ final class DeliveryMetrics {
         this.delivered = registry.meter(PREFIX + "delivered");
         this.failed = registry.meter(PREFIX + "failed");
         this.dead = registry.meter(PREFIX + "dead");
+        this.accepted = registry.meter(PREFIX + "accepted");
         this.reserveCalls = registry.meter(PREFIX + "reserve-calls");
         this.reserved = registry.meter(PREFIX + "reserved");
         // Lock-free reservoirs: these are updated once per job from many threads.

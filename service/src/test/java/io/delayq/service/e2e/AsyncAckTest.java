@@ -1,0 +1,164 @@
+package io.delayq.service.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.delayq.core.testing.CallbackReceiver;
+import io.delayq.core.testing.CallbackReceiver.Received;
+import io.delayq.core.testing.CallbackReceiver.Reply;
+import io.delayq.service.DelayqConfiguration;
+import io.delayq.service.support.Api;
+import io.delayq.service.support.Api.Answer;
+import io.delayq.service.support.TestApps;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Asynchronous acknowledgement (issue 16): a callback that answers {@code 202 Accepted} confirms later through the
+ * ack/nack endpoints with the {@code Delayq-Lease-Token} it was sent; without a confirmation by the topic's
+ * {@code asyncAckTimeout} the attempt counts as failed and is retried. Runs on both stores (e2e-on-postgres).
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class AsyncAckTest {
+    static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
+    /** Answers 202 to every callback: these receivers always take the work and confirm it later, or never. */
+    static final CallbackReceiver RECEIVER = new CallbackReceiver();
+
+    private Api api;
+    private Api consumer;
+    private String topic;
+
+    @BeforeAll
+    static void acceptEverything() {
+        RECEIVER.answer(r -> Reply.status(202));
+    }
+
+    @AfterAll
+    static void stopReceiver() {
+        RECEIVER.close();
+    }
+
+    @BeforeEach
+    void setUp() {
+        api = TestApps.api(APP);
+        consumer = api.as(TestApps.CONSUMER);
+        topic = TestApps.topic();
+    }
+
+    @Test
+    void aCallbackThatAnswers202AndAcksFiveSecondsLaterSucceedsOnce() throws Exception {
+        asyncAckTimeout("8s");
+        schedule("later", 3);
+        Received first = awaitAttempts("later", 1).get(0);
+        String token = first.header("Delayq-Lease-Token");
+        assertThat(token).as("the lease token header").isNotBlank();
+        assertThat(job("later").path("state").asText()).as("waiting for the receiver").isEqualTo("LEASED");
+
+        Thread.sleep(5_000);
+        Answer ack = consumer.post(jobPath("later") + "/ack", "{\"leaseToken\": \"" + token + "\"}");
+        assertThat(ack.status()).as(ack.toString()).isEqualTo(204);
+        JsonNode done = job("later");
+        assertThat(done.path("state").asText()).isEqualTo("SUCCEEDED");
+        assertThat(done.path("attempts").asInt()).isEqualTo(1);
+
+        // past the asyncAckTimeout of the first attempt: nothing was delivered again
+        Thread.sleep(Math.max(0, first.receivedAtMs() + 9_000 - System.currentTimeMillis()));
+        assertThat(RECEIVER.forJob("later")).hasSize(1);
+        assertThat(job("later").path("state").asText()).isEqualTo("SUCCEEDED");
+    }
+
+    @Test
+    void aCallbackThatAnswers202AndNeverConfirmsIsRetriedAfterTheAsyncAckTimeout() {
+        asyncAckTimeout("2s");
+        schedule("silent", 3);
+        List<Received> attempts = awaitAttempts("silent", 2);
+        long waited = attempts.get(1).receivedAtMs() - attempts.get(0).receivedAtMs();
+        assertThat(waited).as("the second attempt waits for the first one's asyncAckTimeout").isGreaterThanOrEqualTo(2_000);
+        assertThat(attempts.get(1).header("Delayq-Attempt")).isEqualTo("2");
+        assertThat(attempts.get(1).header("Delayq-Lease-Token")).as("a new token per attempt")
+                .isNotEqualTo(attempts.get(0).header("Delayq-Lease-Token"));
+        JsonNode history = job("silent").path("history");
+        assertThat(history.get(0).path("number").asInt()).isEqualTo(1);
+        assertThat(history.get(0).path("error").asText()).containsIgnoringCase("lease");
+    }
+
+    @Test
+    void aTokenFromAnotherJobOrAnEarlierAttemptIsRefusedAndChangesNothing() {
+        asyncAckTimeout("2s");
+        schedule("mine", 3);
+        schedule("theirs", 3);
+        String theirToken = awaitAttempts("theirs", 1).get(0).header("Delayq-Lease-Token");
+        String firstToken = awaitAttempts("mine", 1).get(0).header("Delayq-Lease-Token");
+
+        Answer foreign = consumer.post(jobPath("mine") + "/ack", "{\"leaseToken\": \"" + theirToken + "\"}");
+        assertThat(foreign.status()).as(foreign.toString()).isEqualTo(409);
+        assertThat(foreign.contentType()).startsWith("application/problem+json");
+        assertThat(job("mine").path("state").asText()).isEqualTo("LEASED");
+
+        List<Received> mine = awaitAttempts("mine", 2);
+        String secondToken = mine.get(1).header("Delayq-Lease-Token");
+        Answer earlier = consumer.post(jobPath("mine") + "/ack", "{\"leaseToken\": \"" + firstToken + "\"}");
+        assertThat(earlier.status()).as(earlier.toString()).isEqualTo(409);
+        assertThat(earlier.detail()).as("a message a person can act on").isNotBlank();
+        JsonNode still = job("mine");
+        assertThat(still.path("state").asText()).isEqualTo("LEASED");
+        assertThat(still.path("attempts").asInt()).isEqualTo(2);
+
+        Answer current = consumer.post(jobPath("mine") + "/ack", "{\"leaseToken\": \"" + secondToken + "\"}");
+        assertThat(current.status()).as(current.toString()).isEqualTo(204);
+        assertThat(job("mine").path("state").asText()).isEqualTo("SUCCEEDED");
+    }
+
+    @Test
+    void aNackWithTheTokenRetriesByThePolicy() {
+        asyncAckTimeout("30s");
+        schedule("refused", 3);
+        String token = awaitAttempts("refused", 1).get(0).header("Delayq-Lease-Token");
+        Answer nack = consumer.post(jobPath("refused") + "/nack",
+                "{\"leaseToken\": \"" + token + "\", \"error\": \"partner API said no\"}");
+        assertThat(nack.status()).as(nack.toString()).isEqualTo(204);
+        List<Received> attempts = awaitAttempts("refused", 2);
+        assertThat(attempts.get(1).receivedAtMs() - attempts.get(0).receivedAtMs())
+                .as("retried after the backoff, long before the asyncAckTimeout").isLessThan(20_000);
+        assertThat(job("refused").path("history").get(0).path("error").asText()).isEqualTo("partner API said no");
+    }
+
+    private void asyncAckTimeout(String timeout) {
+        Answer put = api.as(TestApps.ADMIN).put("/v1/topics/" + topic, "{\"asyncAckTimeout\": \"" + timeout + "\"}");
+        assertThat(put.status()).as(put.toString()).isEqualTo(200);
+        assertThat(put.json().path("settings").path("asyncAckTimeout").asText()).isNotEmpty();
+    }
+
+    private void schedule(String id, int maxAttempts) {
+        Answer created = api.post("/v1/topics/" + topic + "/jobs", """
+                {"id": "%s", "payload": {"work": "%s"}, "callback": {"url": "%s"}, "maxAttempts": %d,
+                 "backoff": {"type": "schedule", "delays": ["200ms"]}}"""
+                .formatted(id, id, RECEIVER.url("/async/" + topic), maxAttempts));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    }
+
+    private List<Received> awaitAttempts(String id, int count) {
+        List<Received> got = RECEIVER.await(r -> r.topic().equals(topic) && r.id().equals(id), count,
+                Duration.ofSeconds(20));
+        assertThat(got).as("attempts of %s", id).hasSizeGreaterThanOrEqualTo(count);
+        return got;
+    }
+
+    private String jobPath(String id) {
+        return "/v1/topics/" + topic + "/jobs/" + id;
+    }
+
+    private JsonNode job(String id) {
+        Answer answer = api.get(jobPath(id));
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+        return answer.json();
+    }
+}
