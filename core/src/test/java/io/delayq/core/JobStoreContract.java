@@ -1256,7 +1256,7 @@ public abstract class JobStoreContract {
         assertThat(entry.number()).isEqualTo(1);
         assertThat(entry.error()).isEqualTo("circuit open for http://x.test:80");
         assertThat(held.lastError()).isNull();
-        assertStale(() -> store.nack(LeaseRef.of(lease), Failure.held(0, "again")));
+        assertThat(store.nack(LeaseRef.of(lease), Failure.held(0, "again"))).isEqualTo(StoreStatus.STALE_LEASE);
 
         Lease again = awaitLease(Delivery.PULL, 3_000);
         assertThat(again.attempt()).as("the held attempt was given back").isEqualTo(1);
