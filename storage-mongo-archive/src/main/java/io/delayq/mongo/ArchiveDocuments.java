@@ -7,6 +7,7 @@ import com.mongodb.client.model.Updates;
 import io.delayq.core.Attempt;
 import io.delayq.core.Job;
 import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureSignature;
 import io.dropwizard.jackson.Jackson;
 import org.bson.Document;
@@ -25,7 +26,8 @@ import java.util.List;
  * re-encoding it through BSON could change numbers or {@code $}-keys. Fields queried by the archive ({@code topic},
  * {@code jobId}, {@code deadAt}, {@code replayCount}, and for the dashboard {@code signature}, {@code httpStatus} and
  * {@code payloadDoc}, a parsed copy of the payload) sit at the top level, times as BSON dates so a TTL index can use
- * them.
+ * them. A dead letter's notice is the archive's own, like its replays: written once with the letter, then changed only
+ * by {@code recordNotice}.
  */
 final class ArchiveDocuments {
     static final String ID = "_id";
@@ -48,6 +50,14 @@ final class ArchiveDocuments {
     static final String HTTP_STATUS = "httpStatus";
     /** The payload parsed, for payload filters ({@link PayloadDocument}); null when the payload is no JSON object. */
     static final String PAYLOAD_DOC = "payloadDoc";
+    /**
+     * The letter's {@link DeadNotice}, present only when its job has an {@code onDead} target:
+     * {@code {state, attempts, nextAttemptAt, deliveredAt?, lastError?, lastStatus?}}, times as BSON dates.
+     */
+    static final String NOTICE = "notice";
+    static final String NOTICE_STATE = NOTICE + ".state";
+    static final String NOTICE_ATTEMPTS = NOTICE + ".attempts";
+    static final String NOTICE_NEXT_ATTEMPT_AT = NOTICE + ".nextAttemptAt";
 
     private static final ObjectMapper MAPPER = Jackson.newObjectMapper();
 
@@ -121,8 +131,33 @@ final class ArchiveDocuments {
             replays.add(new DeadLetter.Replay(r.getInteger("number", replays.size() + 1), r.getDate("at").getTime(),
                     r.getString("newJobId"), r.getString("requestKey")));
         }
+        Document notice = d.get(NOTICE, Document.class);
         return new DeadLetter(d.getString(ID), job(d), d.getDate(DEAD_AT).getTime(),
-                d.getInteger(REPLAY_COUNT, replays.size()), replays);
+                d.getInteger(REPLAY_COUNT, replays.size()), replays, notice == null ? null : notice(notice));
+    }
+
+    /** A notice as stored: its absent parts (no delivery yet, no error, no HTTP answer) left out. */
+    static Document notice(DeadNotice notice) {
+        Document d = new Document("state", notice.state().name())
+                .append("attempts", notice.attempts())
+                .append("nextAttemptAt", new Date(notice.nextAttemptAt()));
+        if (notice.deliveredAt() != null) {
+            d.append("deliveredAt", new Date(notice.deliveredAt()));
+        }
+        if (notice.lastError() != null) {
+            d.append("lastError", notice.lastError());
+        }
+        if (notice.lastStatus() != null) {
+            d.append("lastStatus", notice.lastStatus());
+        }
+        return d;
+    }
+
+    static DeadNotice notice(Document d) {
+        Date deliveredAt = d.getDate("deliveredAt");
+        return new DeadNotice(DeadNotice.State.valueOf(d.getString("state")), d.getInteger("attempts", 0),
+                d.getDate("nextAttemptAt").getTime(), deliveredAt == null ? null : deliveredAt.getTime(),
+                d.getString("lastError"), d.getInteger("lastStatus"));
     }
 
     static Job job(Document d) {
@@ -145,7 +180,8 @@ final class ArchiveDocuments {
     /**
      * Turns dead letters into tombstones: the key ({@code _id}), when it was purged and when the tombstone expires,
      * and nothing of the job (a purge removes the payload). Every field {@link #deadLetterFields} and the replay
-     * fields set is dropped, so that no query of live dead letters can match a tombstone.
+     * fields set is dropped (the notice too), so that no query of live dead letters, nor of due notices, can match a
+     * tombstone.
      */
     static Bson tombstone(long purgedAt, Duration retention) {
         return Updates.combine(
@@ -153,7 +189,8 @@ final class ArchiveDocuments {
                 Updates.set(EXPIRE_AT, new Date(purgedAt + retention.toMillis())),
                 Updates.unset(TOPIC), Updates.unset(JOB_ID), Updates.unset(DEAD_AT), Updates.unset(STATE),
                 Updates.unset(JOB), Updates.unset(REPLAY_COUNT), Updates.unset(REPLAYS),
-                Updates.unset(SIGNATURE), Updates.unset(HTTP_STATUS), Updates.unset(PAYLOAD_DOC));
+                Updates.unset(SIGNATURE), Updates.unset(HTTP_STATUS), Updates.unset(PAYLOAD_DOC),
+                Updates.unset(NOTICE));
     }
 
     /** Dead letters that have not been purged. */

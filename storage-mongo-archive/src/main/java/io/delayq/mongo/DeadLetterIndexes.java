@@ -1,8 +1,10 @@
 package io.delayq.mongo;
 
 import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
+import io.delayq.core.archive.DeadNotice;
 import io.delayq.migrations.mongo.V1ArchiveCollections;
 import org.bson.Document;
 
@@ -10,6 +12,8 @@ import static io.delayq.mongo.ArchiveDocuments.DEAD_AT;
 import static io.delayq.mongo.ArchiveDocuments.HTTP_STATUS;
 import static io.delayq.mongo.ArchiveDocuments.ID;
 import static io.delayq.mongo.ArchiveDocuments.JOB_ID;
+import static io.delayq.mongo.ArchiveDocuments.NOTICE_NEXT_ATTEMPT_AT;
+import static io.delayq.mongo.ArchiveDocuments.NOTICE_STATE;
 import static io.delayq.mongo.ArchiveDocuments.PAYLOAD_DOC;
 import static io.delayq.mongo.ArchiveDocuments.SIGNATURE_HOST;
 import static io.delayq.mongo.ArchiveDocuments.SIGNATURE_ID;
@@ -27,6 +31,9 @@ import static io.delayq.mongo.ArchiveDocuments.SIGNATURE_ID;
  *       V1's {@code topic_jobId_deadAt} serves);</li>
  *   <li>{@code payloadDoc_wildcard}: a wildcard index over the payload's queryable copy, any path's equality.</li>
  * </ul>
+ * And one for the notice sender: {@code pendingNotices_due} {@code {notice.nextAttemptAt, _id}}, partial on
+ * {@code notice.state: PENDING}, so it holds only the notices still to send (a settled notice leaves it) and finding
+ * the due ones costs what is pending, not what was ever noticed.
  * Created with {@code createIndex}, which does nothing when the index is there: run with the migrations (see
  * {@link MongoJobArchiveFactory#migrate(MongoDatabase)}), on every start.
  */
@@ -45,5 +52,7 @@ final class DeadLetterIndexes {
         deadLetters.createIndex(Indexes.compoundIndex(Indexes.ascending(JOB_ID), Indexes.descending(DEAD_AT)),
                 new IndexOptions().name("jobId_deadAt"));
         deadLetters.createIndex(new Document(PAYLOAD_DOC + ".$**", 1), new IndexOptions().name("payloadDoc_wildcard"));
+        deadLetters.createIndex(Indexes.ascending(NOTICE_NEXT_ATTEMPT_AT, ID), new IndexOptions()
+                .name("pendingNotices_due").partialFilterExpression(Filters.eq(NOTICE_STATE, DeadNotice.State.PENDING.name())));
     }
 }

@@ -23,6 +23,7 @@ import io.delayq.core.StoreStatus;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureGroup;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
@@ -43,6 +44,10 @@ import static io.delayq.mongo.ArchiveDocuments.DEAD_AT;
 import static io.delayq.mongo.ArchiveDocuments.FINISHED_AT;
 import static io.delayq.mongo.ArchiveDocuments.ID;
 import static io.delayq.mongo.ArchiveDocuments.JOB_ID;
+import static io.delayq.mongo.ArchiveDocuments.NOTICE;
+import static io.delayq.mongo.ArchiveDocuments.NOTICE_ATTEMPTS;
+import static io.delayq.mongo.ArchiveDocuments.NOTICE_NEXT_ATTEMPT_AT;
+import static io.delayq.mongo.ArchiveDocuments.NOTICE_STATE;
 import static io.delayq.mongo.ArchiveDocuments.REPLAYS;
 import static io.delayq.mongo.ArchiveDocuments.REPLAY_COUNT;
 import static io.delayq.mongo.ArchiveDocuments.TOPIC;
@@ -52,8 +57,9 @@ import static io.delayq.mongo.ArchiveDocuments.TOPIC;
  *
  * <p>Dead letters go to {@code dead_letters}, keyed {@code <topic>/<id>/<createdAt>} so that each life of a job id
  * is its own document and the same outbox entry written twice is one. The outbox decides the job's fields
- * ({@code $set}); replays are the archive's own and are only initialised on insert ({@code $setOnInsert}), so a
- * re-written entry never wipes a replay already recorded. Other finished jobs go to {@code completed}, replaced
+ * ({@code $set}); replays and the dead notice are the archive's own and are only initialised on insert
+ * ({@code $setOnInsert}), so a re-written entry never wipes a replay already recorded nor makes a sent notice
+ * pending again. Other finished jobs go to {@code completed}, replaced
  * whole, with an {@code expireAt} the TTL index honours.
  *
  * <p>A purge turns the dead letter into a tombstone in place ({@code _id}, {@code purgedAt}, {@code expireAt}, nothing
@@ -117,11 +123,15 @@ public final class MongoJobArchive implements JobArchive {
             if (job.state() == JobState.DEAD) {
                 // Matches a live letter only: on a tombstone the upsert fails (duplicate _id), see writeDeadLetters.
                 Bson liveLetter = Filters.and(Filters.eq(ID, DeadLetter.keyOf(job)), ArchiveDocuments.live());
-                dead.add(new UpdateOneModel<>(liveLetter,
-                        Updates.combine(setEach(ArchiveDocuments.deadLetterFields(job, now)),
-                                Updates.setOnInsert(REPLAY_COUNT, 0),
-                                Updates.setOnInsert(REPLAYS, List.of())),
-                        new UpdateOptions().upsert(true)));
+                List<Bson> update = new ArrayList<>(List.of(setEach(ArchiveDocuments.deadLetterFields(job, now)),
+                        Updates.setOnInsert(REPLAY_COUNT, 0),
+                        Updates.setOnInsert(REPLAYS, List.of())));
+                if (job.onDead() != null) {
+                    // On insert only: writing the entry again must not make a notice sent (or being sent) pending.
+                    update.add(Updates.setOnInsert(NOTICE, ArchiveDocuments.notice(
+                            DeadNotice.pending(ArchiveDocuments.finishedAt(job, now)))));
+                }
+                dead.add(new UpdateOneModel<>(liveLetter, Updates.combine(update), new UpdateOptions().upsert(true)));
             } else {
                 Document doc = ArchiveDocuments.completed(job, now, completedRetention);
                 done.add(new ReplaceOneModel<>(Filters.eq(ID, doc.get(ID)), doc, new ReplaceOptions().upsert(true)));
@@ -245,6 +255,39 @@ public final class MongoJobArchive implements JobArchive {
                 Filters.and(Filters.eq(ID, key), ArchiveDocuments.live(),
                         Filters.eq(REPLAY_COUNT, expectedReplayCount)),
                 Updates.combine(Updates.inc(REPLAY_COUNT, 1), Updates.push(REPLAYS, ArchiveDocuments.replay(replay))))
+                .getModifiedCount() == 1);
+    }
+
+    /**
+     * Pending notices due by {@code nowMs}, earliest first (ties by key), through the partial index
+     * {@code pendingNotices_due} ({@link DeadLetterIndexes}), which holds only letters whose notice is pending: the
+     * query names {@code notice.state: PENDING} so that MongoDB may use it. (The embedded server keeps no secondary
+     * index and scans; the answer is the same.)
+     */
+    @Override
+    public List<DeadLetter> dueNotices(long nowMs, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("notice limit is " + limit + "; use 1 or more"); // 0 is none to MongoDB
+        }
+        return read("find the dead notices due", () -> {
+            List<DeadLetter> due = new ArrayList<>();
+            for (Document d : deadLetters.find(Filters.and(
+                            Filters.eq(NOTICE_STATE, DeadNotice.State.PENDING.name()),
+                            Filters.lte(NOTICE_NEXT_ATTEMPT_AT, new Date(nowMs)), ArchiveDocuments.live()))
+                    .sort(Sorts.ascending(NOTICE_NEXT_ATTEMPT_AT, ID)).limit(limit)) {
+                due.add(ArchiveDocuments.deadLetter(d));
+            }
+            return due;
+        });
+    }
+
+    /** One conditional update of the one document: of several callers expecting the same attempts, one matches. */
+    @Override
+    public boolean recordNotice(String key, int expectedAttempts, DeadNotice notice) {
+        return mutate("record the dead notice of " + key, () -> deadLetters.updateOne(
+                Filters.and(Filters.eq(ID, key), ArchiveDocuments.live(),
+                        Filters.eq(NOTICE_ATTEMPTS, expectedAttempts)),
+                Updates.set(NOTICE, ArchiveDocuments.notice(notice)))
                 .getModifiedCount() == 1);
     }
 

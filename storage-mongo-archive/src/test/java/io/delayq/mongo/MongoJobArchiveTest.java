@@ -1,12 +1,14 @@
 package io.delayq.mongo;
 
 import io.delayq.core.Attempt;
+import io.delayq.core.Callback;
 import io.delayq.core.Job;
 import io.delayq.core.JobRef;
 import io.delayq.core.JobState;
 import com.mongodb.client.model.Updates;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureSignature;
 import io.delayq.migrations.mongo.V1ArchiveCollections;
 import org.bson.Document;
@@ -17,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import static io.delayq.mongo.ArchiveFixture.deadJob;
@@ -90,6 +94,50 @@ class MongoJobArchiveTest {
         List<String> names = deadLetters().listIndexes().map(d -> d.getString("name")).into(new ArrayList<>());
         assertThat(names).contains("signature_deadAt_id", "host_deadAt_id", "httpStatus_deadAt_id", "jobId_deadAt",
                 "payloadDoc_wildcard");
+    }
+
+    /** The notice sender's index holds pending notices only: partial on the state its query names. */
+    @Test
+    void thePendingNoticesIndexIsPartial() {
+        Document index = deadLetters().listIndexes().into(new ArrayList<>()).stream()
+                .filter(d -> "pendingNotices_due".equals(d.getString("name"))).findFirst().orElseThrow();
+        assertThat(index.get("key", Document.class))
+                .isEqualTo(new Document("notice.nextAttemptAt", 1).append("_id", 1));
+        assertThat(index.get("partialFilterExpression", Document.class))
+                .isEqualTo(new Document("notice.state", "PENDING"));
+    }
+
+    /**
+     * The job's own notice target is in the stored job; the notice is a sub-document with dates, its absent parts left
+     * out, replaced whole by each record; a purge leaves none on the tombstone.
+     */
+    @Test
+    void aDeadNoticeIsStoredBesideTheJobAndNotKeptByItsTombstone() {
+        String topic = newTopic();
+        Job job = deadJob(topic, "n", 1_000, 5_000)
+                .withOnDead(new Callback("https://ops.example.test/dead", Map.of("X-Team", "billing")));
+        archive.write(List.of(entry(job)));
+        String key = DeadLetter.keyOf(job);
+
+        Document doc = deadLetters().find(new Document("_id", key)).first();
+        assertThat(doc.get("job", Document.class).get("onDead")).isEqualTo(new Document("url",
+                "https://ops.example.test/dead").append("headers", new Document("X-Team", "billing")));
+        assertThat(doc.get("notice")).isEqualTo(new Document("state", "PENDING").append("attempts", 0)
+                .append("nextAttemptAt", new Date(5_000)));
+
+        DeadNotice claimed = DeadNotice.pending(5_000).claimed(65_000);
+        assertThat(archive.recordNotice(key, 0, claimed)).isTrue();
+        assertThat(archive.recordNotice(key, 1, claimed.failed("HTTP 502 from notice target", 502, 70_000))).isTrue();
+        assertThat(deadLetters().find(new Document("_id", key)).first().get("notice")).isEqualTo(
+                new Document("state", "PENDING").append("attempts", 1).append("nextAttemptAt", new Date(70_000))
+                        .append("lastError", "HTTP 502 from notice target").append("lastStatus", 502));
+        assertThat(archive.recordNotice(key, 1, claimed.delivered(71_000))).isTrue();
+        assertThat(deadLetters().find(new Document("_id", key)).first().get("notice")).isEqualTo(
+                new Document("state", "DELIVERED").append("attempts", 1).append("nextAttemptAt", new Date(0))
+                        .append("deliveredAt", new Date(71_000)));
+
+        archive.purgeDeadLetters(job.ref());
+        assertThat(deadLetters().find(new Document("_id", key)).first()).doesNotContainKey("notice");
     }
 
     /**

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.delayq.core.Attempt;
 import io.delayq.core.Job;
 import io.delayq.core.archive.DeadLetter;
+import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureGroup;
 import io.delayq.core.archive.FailureSignature;
 import org.jdbi.v3.core.Jdbi;
@@ -50,11 +51,30 @@ final class ArchiveRows {
         String key = rs.getString("key");
         try {
             return new DeadLetter(key, job(rs.getString("job"), rs.getString(PAYLOAD)), rs.getLong("dead_at_ms"),
-                    rs.getInt("replay_count"), mapper.readValue(rs.getString("replays"), REPLAYS));
+                    rs.getInt("replay_count"), mapper.readValue(rs.getString("replays"), REPLAYS), notice(rs));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("dead letter " + key + " has replays this version cannot read: "
                     + e.getOriginalMessage(), e);
         }
+    }
+
+    /** The letter's notice from V11's columns (every statement reading letters selects them), or null for none. */
+    private static DeadNotice notice(ResultSet rs) throws SQLException {
+        String state = rs.getString("notice_state");
+        if (state == null) {
+            return null;
+        }
+        return new DeadNotice(DeadNotice.State.valueOf(state), rs.getInt("notice_attempts"),
+                rs.getLong("notice_next_attempt_at_ms"), rs.getObject("notice_delivered_at_ms", Long.class),
+                rs.getString("notice_last_error"), rs.getObject("notice_last_status", Integer.class));
+    }
+
+    /**
+     * A notice's error text as PostgreSQL can hold it: a NUL (an answer's body may carry one) becomes U+FFFD, as in
+     * {@link #jobJson}, rather than the notice being refused.
+     */
+    static String noticeError(DeadNotice notice) {
+        return notice.lastError() == null ? null : notice.lastError().replace('\0', '\uFFFD');
     }
 
     /** A letter archived without a failure signature, as stored: read in Java to compute it. */

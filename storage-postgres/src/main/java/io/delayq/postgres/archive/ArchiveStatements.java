@@ -28,6 +28,7 @@ interface ArchiveStatements {
               @Bind("deadPayloads") String[] deadPayloads, @Bind("deadSignatureIds") String[] deadSignatureIds,
               @Bind("deadKinds") String[] deadKinds, @Bind("deadMessages") String[] deadMessages,
               @Bind("deadHosts") String[] deadHosts, @Bind("deadStatuses") Integer[] deadStatuses,
+              @Bind("deadNoticed") Boolean[] deadNoticed,
               @Bind("doneKeys") String[] doneKeys, @Bind("doneTopics") String[] doneTopics,
               @Bind("doneIds") String[] doneIds, @Bind("doneStates") String[] doneStates,
               @Bind("doneAtMs") Long[] doneAtMs, @Bind("doneJobs") String[] doneJobs,
@@ -67,6 +68,16 @@ interface ArchiveStatements {
     @SqlUpdate
     int recordReplay(@Bind("key") String key, @Bind("expected") int expectedReplayCount,
                      @Bind("replay") String replayJson);
+
+    @SqlQuery
+    List<DeadLetter> dueNotices(@Bind("nowMs") long nowMs, @Bind("limit") int limit);
+
+    /** 1 when recorded. */
+    @SqlUpdate
+    int recordNotice(@Bind("key") String key, @Bind("expected") int expectedAttempts, @Bind("state") String state,
+                     @Bind("attempts") int attempts, @Bind("nextAttemptAtMs") long nextAttemptAtMs,
+                     @Bind("deliveredAtMs") Long deliveredAtMs, @Bind("lastError") String lastError,
+                     @Bind("lastStatus") Integer lastStatus);
 
     /** How many letters became tombstones. */
     @SqlUpdate

@@ -11,6 +11,7 @@ import io.delayq.core.StoreStatus;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureGroup;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
@@ -38,8 +39,9 @@ import javax.sql.DataSource;
  * and which statement uses which index.
  *
  * <p>The same promises as the MongoDB archive: keys {@code <topic>/<id>/<createdAt>} ({@link DeadLetter#keyOf}), so the
- * same outbox entry written twice is one row and each life of a job id is its own letter; replays set only on insert,
- * so a rewrite never wipes one; a purge leaves a tombstone in the letter's row, which a late write leaves alone.
+ * same outbox entry written twice is one row and each life of a job id is its own letter; replays and the dead notice
+ * set only on insert, so a rewrite never wipes one; a purge leaves a tombstone in the letter's row, which a late write
+ * leaves alone.
  * {@link #write} returns once its transaction has committed durably. A backend that cannot be reached is a
  * {@link StoreException} with {@link StoreStatus#UNAVAILABLE}; a value PostgreSQL refuses (a data error, not an outage)
  * is an {@link IllegalArgumentException}, so that the archiver sets that entry aside instead of waiting for an outage
@@ -137,7 +139,7 @@ public final class PostgresJobArchive implements JobArchive {
         Columns c = new Columns(done);
         ArchiveCalls.call("write " + entries.size() + " finished jobs", () -> statements.write(
                 d.keys, d.topics, d.ids, d.finishedAt, d.jobs, d.payloads,
-                d.signatureIds, d.kinds, d.messages, d.hosts, d.statuses,
+                d.signatureIds, d.kinds, d.messages, d.hosts, d.statuses, d.noticed,
                 c.keys, c.topics, c.ids, c.states, c.finishedAt, c.jobs, c.payloads,
                 options.completedRetention().toMillis()));
     }
@@ -157,6 +159,8 @@ public final class PostgresJobArchive implements JobArchive {
         final String[] messages;
         final String[] hosts;
         final Integer[] statuses;
+        // V11: a dead job with an onDead target gets a pending notice
+        final Boolean[] noticed;
 
         Columns(Map<String, Job> byKey) {
             int n = byKey.size();
@@ -172,6 +176,7 @@ public final class PostgresJobArchive implements JobArchive {
             messages = new String[n];
             hosts = new String[n];
             statuses = new Integer[n];
+            noticed = new Boolean[n];
             int i = 0;
             for (Job job : byKey.values()) {
                 topics[i] = job.topic();
@@ -187,6 +192,7 @@ public final class PostgresJobArchive implements JobArchive {
                     messages[i] = signed.message();
                     hosts[i] = signed.host();
                     statuses[i] = signed.httpStatus();
+                    noticed[i] = job.onDead() != null;
                 }
                 i++;
             }
@@ -198,6 +204,14 @@ public final class PostgresJobArchive implements JobArchive {
         String json = rows.replayJson(replay);
         return ArchiveCalls.call("record a replay of dead letter " + key,
                 () -> statements.recordReplay(key, expectedReplayCount, json)) == 1;
+    }
+
+    /** A compare and set on the notice's attempts, in one UPDATE of the letter's row (recordNotice.sql). */
+    @Override
+    public boolean recordNotice(String key, int expectedAttempts, DeadNotice notice) {
+        return ArchiveCalls.call("record the dead notice of " + key, () -> statements.recordNotice(key,
+                expectedAttempts, notice.state().name(), notice.attempts(), notice.nextAttemptAt(),
+                notice.deliveredAt(), ArchiveRows.noticeError(notice), notice.lastStatus())) == 1;
     }
 
     @Override
@@ -277,6 +291,16 @@ public final class PostgresJobArchive implements JobArchive {
     long signUnsignedDeadLetters(int batch) {
         return ArchiveCalls.call("compute the failure signatures of older dead letters",
                 () -> backfill.run(batch, Integer.MAX_VALUE));
+    }
+
+    /** An index range of the pending notices only (dueNotices.sql, V11's partial index). */
+    @Override
+    public List<DeadLetter> dueNotices(long nowMs, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("notice limit is " + limit + "; use 1 or more");
+        }
+        long now = DeadLetterFilter.clamp(nowMs);
+        return ArchiveCalls.call("find the dead notices due", () -> statements.dueNotices(now, limit));
     }
 
     @Override

@@ -1,10 +1,12 @@
 package io.delayq.postgres.archive;
 
+import io.delayq.core.Callback;
 import io.delayq.core.Job;
 import io.delayq.core.JobRef;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.testing.ArchiveFixtures;
 import io.delayq.core.testing.StoreFixtures;
 import io.delayq.postgres.testing.TestPostgres;
@@ -42,7 +44,9 @@ class ArchiveIndexTest {
             Map.entry("fromMs", "1000"), Map.entry("toMs", "90000"), Map.entry("replayed", "false"),
             Map.entry("afterDeadAtMs", "5000"), Map.entry("afterKey", "'t-plan/x/1'"), Map.entry("limit", "51"),
             Map.entry("batch", "1000"), Map.entry("tombstoneRetentionMs", "1000"), Map.entry("nowMs", "NULL"),
-            Map.entry("expected", "0"), Map.entry("replay", "'{}'"));
+            Map.entry("expected", "0"), Map.entry("replay", "'{}'"), Map.entry("state", "'PENDING'"),
+            Map.entry("attempts", "1"), Map.entry("nextAttemptAtMs", "70000"), Map.entry("deliveredAtMs", "NULL"),
+            Map.entry("lastError", "NULL"), Map.entry("lastStatus", "NULL"));
 
     private static Connection connection;
 
@@ -80,6 +84,17 @@ class ArchiveIndexTest {
                 planned.add(ArchiveFixtures.deadJob("t-plan", "p" + i, 1_000 + i, 10_000 + i * 100L));
             }
             archive.write(ArchiveFixtures.entries(planned.toArray(Job[]::new)));
+            // Letters with dead notices (V11), most of them settled: the due notices' index holds the pending ones.
+            String noticed = StoreFixtures.newTopic();
+            List<Job> notices = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                notices.add(ArchiveFixtures.deadJob(noticed, "n" + i, 1_000 + i, 10_000 + i * 100L)
+                        .withOnDead(Callback.of("https://ops.example.test/dead")));
+            }
+            archive.write(ArchiveFixtures.entries(notices.toArray(Job[]::new)));
+            for (int i = 0; i < 90; i++) {
+                archive.recordNotice(noticed + "/n" + i + "/" + (1_000 + i), 0, DeadNotice.pending(0).delivered(now));
+            }
         }
         connection = DriverManager.getConnection(TestPostgres.sharedJdbcUrl(), TestPostgres.user(),
                 TestPostgres.password());
@@ -145,6 +160,18 @@ class ArchiveIndexTest {
         assertThat(plan(statement("reapCompleted"))).contains("delayq_completed_jobs_expire").doesNotContain("Sort");
         assertThat(plan(statement("reapTombstones"))).contains("delayq_dead_letters_tombstones")
                 .doesNotContain("Sort");
+    }
+
+    /**
+     * The notice sender's (V11): the due notices are a range of the partial index on pending notices, in its order
+     * (no Sort), the time an Index Cond; recording a notice is one row by its key.
+     */
+    @Test
+    void dueNoticesAreARangeOfThePendingNoticesIndex() throws Exception {
+        String plan = plan(statement("dueNotices"), Map.of("nowMs", 20_000L));
+        assertThat(plan).contains("Index Scan using delayq_dead_letters_notices_due ").doesNotContain("Sort");
+        assertThat(indexCondition(plan)).as(plan).contains("notice_next_attempt_at <=");
+        assertThat(plan(statement("recordNotice"))).contains("delayq_dead_letters_pkey");
     }
 
     /** The dashboard's payload filter (issue 14), as it will ask: containment, through the GIN index. */

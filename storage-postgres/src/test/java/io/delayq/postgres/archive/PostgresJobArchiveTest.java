@@ -1,11 +1,13 @@
 package io.delayq.postgres.archive;
 
+import io.delayq.core.Callback;
 import io.delayq.core.Job;
 import io.delayq.core.JobRef;
 import io.delayq.core.JobState;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureSignature;
 import io.delayq.core.testing.Await;
 import io.delayq.postgres.testing.TestPostgres;
@@ -74,6 +76,43 @@ class PostgresJobArchiveTest {
         Map<String, Object> times = row("SELECT delayq_ms(expire_at) - delayq_ms(purged_at) AS kept"
                 + " FROM delayq_dead_letters WHERE key = ?", DeadLetter.keyOf(job));
         assertThat(times.get("kept")).isEqualTo(Duration.ofDays(30).toMillis());
+    }
+
+    /**
+     * The notice's columns (V11) as written and recorded; a NUL in its error text (an answer's body may carry one) is
+     * kept as U+FFFD, not refused; a tombstone keeps none of them, and the CHECK refuses a notice on one.
+     */
+    @Test
+    void aDeadNoticeLivesInItsLettersRowAndNotInItsTombstone() throws Exception {
+        Job job = deadJob(topic, "noticed", 1_000, 5_000).withOnDead(Callback.of("https://ops.example.test/dead"));
+        Job silent = deadJob(topic, "silent", 1_000, 5_000);
+        archive.write(entries(job, silent));
+        String key = DeadLetter.keyOf(job);
+        String columns = "SELECT notice_state, notice_attempts, delayq_ms(notice_next_attempt_at) AS next_ms,"
+                + " delayq_ms(notice_delivered_at) AS delivered_ms, notice_last_error, notice_last_status"
+                + " FROM delayq_dead_letters WHERE key = ?";
+
+        assertThat(row(columns, key)).containsExactlyInAnyOrderEntriesOf(Map.of("notice_state", "PENDING",
+                "notice_attempts", 0, "next_ms", 5_000L));
+        assertThat(row(columns, DeadLetter.keyOf(silent))).isEmpty();
+        assertThat(row("SELECT job->'onDead'->>'url' AS url FROM delayq_dead_letters WHERE key = ?", key))
+                .containsEntry("url", "https://ops.example.test/dead");
+
+        DeadNotice claimed = DeadNotice.pending(5_000).claimed(65_000);
+        assertThat(archive.recordNotice(key, 0, claimed)).isTrue();
+        assertThat(archive.recordNotice(key, 1, claimed.failed("bad\0answer", 502, 70_000))).isTrue();
+        assertThat(row(columns, key)).containsExactlyInAnyOrderEntriesOf(Map.of("notice_state", "PENDING",
+                "notice_attempts", 1, "next_ms", 70_000L, "notice_last_error", "bad\uFFFDanswer",
+                "notice_last_status", 502));
+        assertThat(archive.recordNotice(key, 1, claimed.delivered(71_000))).isTrue();
+        assertThat(row(columns, key)).containsExactlyInAnyOrderEntriesOf(Map.of("notice_state", "DELIVERED",
+                "notice_attempts", 1, "next_ms", 0L, "delivered_ms", 71_000L));
+
+        archive.purgeDeadLetters(job.ref());
+        assertThat(row(columns, key)).isEmpty();
+        assertThatThrownBy(() -> execute("UPDATE delayq_dead_letters SET notice_state = 'PENDING',"
+                + " notice_attempts = 0, notice_next_attempt_at = now() WHERE key = ?", key))
+                .isInstanceOf(SQLException.class).hasMessageContaining("notice_whole_or_absent");
     }
 
     @Test

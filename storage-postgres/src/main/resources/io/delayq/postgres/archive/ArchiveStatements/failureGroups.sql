@@ -21,10 +21,13 @@ WITH groups AS (
 SELECT g.signature_id, g.n AS count, g.last_hour, delayq_ms(g.first_dead_at) AS first_dead_at_ms,
        delayq_ms(g.last_dead_at) AS last_dead_at_ms,
        e.key, delayq_ms(e.dead_at) AS dead_at_ms, e.replay_count, e.replays::text AS replays, e.job::text AS job,
-       e.payload, e.signature_kind, e.signature_message, e.signature_host
+       e.payload, e.signature_kind, e.signature_message, e.signature_host, e.notice_state, e.notice_attempts,
+       delayq_ms(e.notice_next_attempt_at) AS notice_next_attempt_at_ms,
+       delayq_ms(e.notice_delivered_at) AS notice_delivered_at_ms, e.notice_last_error, e.notice_last_status
 FROM groups g
 CROSS JOIN LATERAL (SELECT key, dead_at, replay_count, replays, job, payload, signature_kind, signature_message,
-                           signature_host
+                           signature_host, notice_state, notice_attempts, notice_next_attempt_at,
+                           notice_delivered_at, notice_last_error, notice_last_status
                     FROM delayq_dead_letters
                     WHERE purged_at IS NULL AND signature_id = g.signature_id <filter>
                     ORDER BY dead_at DESC, key DESC

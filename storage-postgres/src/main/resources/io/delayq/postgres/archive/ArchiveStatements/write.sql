@@ -3,14 +3,16 @@
 --   dead letters:        :deadKeys, :deadTopics, :deadIds, :deadAtMs (epoch ms, null = now), :deadJobs (the Job's
 --                        JSON without its payload), :deadPayloads, and what the dashboard queries, computed in Java
 --                        (V5): :deadSignatureIds, :deadKinds, :deadMessages, :deadHosts (FailureSignature.of(job)),
---                        :deadStatuses (the last attempt's HTTP status, null for none)
+--                        :deadStatuses (the last attempt's HTTP status, null for none); :deadNoticed (V11: the job has
+--                        an onDead target, so the letter gets a pending notice due at its death)
 --   other finished jobs: :doneKeys, :doneTopics, :doneIds, :doneStates, :doneAtMs, :doneJobs, :donePayloads, kept
 --                        :completedRetentionMs after they finished
 -- A dead letter's job columns are the outbox's to decide (writing an entry again rewrites them); its replays are the
--- archive's own and are set only on insert, so a rewrite never wipes a replay. The tombstone of a purged letter is
--- left as it is (ON CONFLICT ... WHERE purged_at IS NULL): the purge stands and the entry counts as written. Against
--- a concurrent purge this holds in either order: ON CONFLICT locks the row and evaluates the WHERE on its latest
--- version, and the purge's UPDATE does the same.
+-- archive's own and are set only on insert, so a rewrite never wipes a replay; so is its notice (V11), so a rewrite
+-- never makes a notice sent, or being sent, pending again. The tombstone of a purged letter is left as it is
+-- (ON CONFLICT ... WHERE purged_at IS NULL): the purge stands and the entry counts as written. Against a concurrent
+-- purge this holds in either order: ON CONFLICT locks the row and evaluates the WHERE on its latest version, and the
+-- purge's UPDATE does the same.
 -- Commits durably even where synchronous_commit is off: the archiver deletes the entries from the store's outbox once
 -- this returns.
 -- Returns how many rows were written (tombstones left alone are not counted).
@@ -20,13 +22,17 @@ WITH durable AS MATERIALIZED (
 ),
 dead AS (
     INSERT INTO delayq_dead_letters AS d (key, topic, id, dead_at, replay_count, replays, job, payload, payload_doc,
-                                          signature_id, signature_kind, signature_message, signature_host, http_status)
-    SELECT i.key, i.topic, i.id, coalesce(delayq_ts(i.dead_at_ms), delayq_now()), 0, '[]', i.job::jsonb, i.payload,
-           delayq_payload_doc(i.payload), i.signature_id, i.kind, i.message, i.host, i.status
-    FROM unnest(:deadKeys::text[], :deadTopics::text[], :deadIds::text[], :deadAtMs::bigint[], :deadJobs::text[],
-                :deadPayloads::text[], :deadSignatureIds::text[], :deadKinds::text[], :deadMessages::text[],
-                :deadHosts::text[], :deadStatuses::integer[])
-         AS i(key, topic, id, dead_at_ms, job, payload, signature_id, kind, message, host, status)
+                                          signature_id, signature_kind, signature_message, signature_host, http_status,
+                                          notice_state, notice_attempts, notice_next_attempt_at)
+    SELECT i.key, i.topic, i.id, i.dead_at, 0, '[]', i.job::jsonb, i.payload, delayq_payload_doc(i.payload),
+           i.signature_id, i.kind, i.message, i.host, i.status,
+           CASE WHEN i.noticed THEN 'PENDING' END, CASE WHEN i.noticed THEN 0 END,
+           CASE WHEN i.noticed THEN i.dead_at END
+    FROM (SELECT u.*, coalesce(delayq_ts(u.dead_at_ms), delayq_now()) AS dead_at
+          FROM unnest(:deadKeys::text[], :deadTopics::text[], :deadIds::text[], :deadAtMs::bigint[],
+                      :deadJobs::text[], :deadPayloads::text[], :deadSignatureIds::text[], :deadKinds::text[],
+                      :deadMessages::text[], :deadHosts::text[], :deadStatuses::integer[], :deadNoticed::boolean[])
+               AS u(key, topic, id, dead_at_ms, job, payload, signature_id, kind, message, host, status, noticed)) AS i
     ON CONFLICT (key) DO UPDATE
         SET topic = excluded.topic, id = excluded.id, dead_at = excluded.dead_at, job = excluded.job,
             payload = excluded.payload, payload_doc = excluded.payload_doc, signature_id = excluded.signature_id,
