@@ -1272,7 +1272,8 @@ public abstract class JobStoreContract {
     void aCircuitOpensAfterTheThresholdAndIsProbedOncePerDoublingInterval() {
         CircuitBreakers breakers = store.circuitBreakers();
         String origin = "http://" + topic + ".test:80";
-        BreakerPolicy policy = new BreakerPolicy(true, 3, 200, 500, 10);
+        // intervals of seconds: a caller that starts its claim late on a busy machine must not find a second probe due
+        BreakerPolicy policy = new BreakerPolicy(true, 3, 2_000, 5_000, 10);
         assertThat(breakers.circuit(origin)).isEqualTo(OriginCircuit.closed(origin));
 
         assertThat(breakers.recordFailure(origin, policy).state()).isEqualTo(CircuitState.CLOSED);
@@ -1286,11 +1287,11 @@ public abstract class JobStoreContract {
         assertThat(open.isOpen()).isTrue();
         assertThat(open.consecutiveFailures()).isEqualTo(3);
         assertThat(open.openedAt()).isBetween(before, after);
-        assertThat(open.probeIntervalMs()).isEqualTo(200);
-        assertThat(open.nextProbeAt()).isEqualTo(open.openedAt() + 200);
+        assertThat(open.probeIntervalMs()).isEqualTo(2_000);
+        assertThat(open.nextProbeAt()).isEqualTo(open.openedAt() + 2_000);
         assertThat(breakers.claimProbe(origin)).as("not due yet").isFalse();
 
-        awaitTrue(() -> store.now() >= open.nextProbeAt(), 2_000);
+        awaitTrue(() -> store.now() >= open.nextProbeAt(), 5_000);
         List<Boolean> claims = Collections.synchronizedList(new ArrayList<>());
         try (JobStore second = newStore()) {
             ExecutorService pool = Executors.newFixedThreadPool(4);
@@ -1312,9 +1313,9 @@ public abstract class JobStoreContract {
         assertThat(claims).as("exactly one caller wins a due probe").containsOnlyOnce(true).hasSize(8);
 
         OriginCircuit failedProbe = breakers.recordFailure(origin, policy);
-        assertThat(failedProbe.probeIntervalMs()).as("doubled").isEqualTo(400);
+        assertThat(failedProbe.probeIntervalMs()).as("doubled").isEqualTo(4_000);
         OriginCircuit capped = breakers.recordFailure(origin, policy);
-        assertThat(capped.probeIntervalMs()).as("capped").isEqualTo(500);
+        assertThat(capped.probeIntervalMs()).as("capped").isEqualTo(5_000);
         assertThat(capped.openedAt()).as("still the same opening").isEqualTo(open.openedAt());
 
         breakers.addHeld(origin, 5);
