@@ -50,7 +50,8 @@ final class JobRowMapper implements RowMapper<Job> {
                     nullableMillis(rs, "finished_at"),
                     rs.getString("last_error"),
                     mapper.readValue(rs.getString("history"), HISTORY),
-                    trace(rs.getString("traceparent"), rs.getString("tracestate")));
+                    trace(rs.getString("traceparent"), rs.getString("tracestate")),
+                    json(rs.getString("on_dead"), Callback.class));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("job " + topic + "/" + id + " has a malformed row in delayq_jobs: "
                     + e.getOriginalMessage(), e);

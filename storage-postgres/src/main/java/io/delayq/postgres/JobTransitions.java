@@ -26,7 +26,7 @@ interface JobTransitions {
                           @Bind("timeoutMs") Long[] timeoutMs, @Bind("broadcast") Boolean[] broadcast,
                           @Bind("callbacks") String[] callbacks, @Bind("backoffs") String[] backoffs,
                           @Bind("payloads") String[] payloads, @Bind("traceparents") String[] traceparents,
-                          @Bind("tracestates") String[] tracestates);
+                          @Bind("tracestates") String[] tracestates, @Bind("onDeads") String[] onDeads);
 
     @SqlQuery
     List<Reserved> reserve(@Bind("topic") String topic, @Bind("push") boolean push, @Bind("max") int max,
@@ -41,7 +41,7 @@ interface JobTransitions {
     @SqlQuery
     String nack(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") long token,
                 @Bind("delayMs") long delayMs, @Bind("error") String error, @Bind("httpStatus") Integer httpStatus,
-                @Bind("historySize") int historySize);
+                @Bind("held") boolean held, @Bind("historySize") int historySize);
 
     @SqlQuery
     Extended extend(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") long token,

@@ -22,6 +22,7 @@ import io.delayq.core.StoreListener;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
+import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.LatenessBuckets;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.core.history.OperatorViewArguments;
@@ -79,6 +80,7 @@ public final class PostgresJobStore implements JobStore {
 
     private final JobTransitions transitions;
     private final JobQueries queries;
+    private final PostgresCircuitBreakers circuits;
     private final PostgresStoreOptions options;
     private final ObjectMapper mapper = Jackson.newObjectMapper();
     private final Notifications notifications;
@@ -98,6 +100,7 @@ public final class PostgresJobStore implements JobStore {
         Rows.register(jdbi, new JobRowMapper(mapper));
         this.transitions = jdbi.onDemand(JobTransitions.class);
         this.queries = jdbi.onDemand(JobQueries.class);
+        this.circuits = new PostgresCircuitBreakers(jdbi);
         this.options = options;
         this.notifications = new Notifications(listen, mapper);
         this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -222,6 +225,7 @@ public final class PostgresJobStore implements JobStore {
         String[] payloads = new String[n];
         String[] traceparents = new String[n];
         String[] tracestates = new String[n];
+        String[] onDeads = new String[n];
         for (int k = 0; k < n; k++) {
             int index = firsts.get(chunk.get(k));
             NewJob job = jobs.get(index);
@@ -239,15 +243,16 @@ public final class PostgresJobStore implements JobStore {
             payloads[k] = job.payload();
             traceparents[k] = job.trace() == null ? null : job.trace().traceparent();
             tracestates[k] = job.trace() == null ? null : job.trace().tracestate();
+            onDeads[k] = job.onDead() == null ? null : json(job.onDead(), job.ref());
         }
         return call("enqueue", () -> transitions.enqueue(topics, ids, push, delayMs, runAtMs, maxAttempts,
-                fingerprints, timeoutMs, broadcast, callbacks, backoffs, payloads, traceparents, tracestates));
+                fingerprints, timeoutMs, broadcast, callbacks, backoffs, payloads, traceparents, tracestates, onDeads));
     }
 
     private static Job createdJob(NewJob job, long runAt, long createdAt) {
         return new Job(job.topic(), job.id(), job.payload(), runAt, JobState.SCHEDULED, 0, job.maxAttempts(),
                 job.backoff(), job.callback(), job.timeoutMs(), job.broadcast(), job.delivery(), createdAt, null, null,
-                List.of(), job.trace());
+                List.of(), job.trace(), job.onDead());
     }
 
     private void registerTopics(List<NewJob> jobs) {
@@ -426,7 +431,7 @@ public final class PostgresJobStore implements JobStore {
         JobRef ref = lease.job();
         String status = call("nack", () -> transitions.nack(ref.topic(), ref.id(), lease.token(),
                 failure.isDead() ? -1 : failure.retryDelayMs(), failure.error(), failure.httpStatus(),
-                options.historySize()));
+                failure.held(), options.historySize()));
         return StoreStatus.valueOf(status);
     }
 
@@ -546,6 +551,12 @@ public final class PostgresJobStore implements JobStore {
         onClose.run();
     }
 
+    /** {@code delayq_circuits} (V9), on this store's pool. */
+    @Override
+    public CircuitBreakers circuitBreakers() {
+        return circuits;
+    }
+
     // ---------------------------------------------------------------- operator views
 
     /** One statement: a range scan of the due index per lane, bounded by the window, grouped into buckets. */
@@ -650,7 +661,7 @@ public final class PostgresJobStore implements JobStore {
      * Runs one statement; connection and server failures become {@link StoreStatus#UNAVAILABLE}. A deadlock or
      * serialization failure (the statement did not happen) is retried twice.
      */
-    private <T> T call(String operation, Supplier<T> action) {
+    static <T> T call(String operation, Supplier<T> action) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return action.get();

@@ -47,7 +47,7 @@ class TraceContextMigrationTest {
             s.execute("DELETE FROM delayq_outbox WHERE id = 'old1'"); // a gap, as archived entries leave
             List<String> before = rows(s, "SELECT seq || ' ' || id || ' ' || payload FROM delayq_outbox ORDER BY seq");
 
-            flyway("latest").migrate();
+            flyway("8").migrate(); // V9 rebuilt the outbox once more (DeliveryProtectionsMigrationTest)
 
             assertThat(rows(s, "SELECT seq || ' ' || id || ' ' || payload FROM delayq_outbox ORDER BY seq"))
                     .containsExactlyElementsOf(before);

@@ -1,10 +1,14 @@
 -- nack: records a failed attempt (mirrors nack.lua): scheduled again after :delayMs, or DEAD into the outbox when
 -- :delayMs < 0 or the job has used all its attempts.
--- Binds: :topic, :id, :token, :delayMs, :error (or null), :httpStatus (or null), :historySize.
+-- A held job (:held: an open circuit breaker postponed it, so the attempt was never made) is scheduled again after
+-- :delayMs with its attempt number given back (attempts - 1, as reschedule.sql gives a leased job's attempt back):
+-- holding never uses up an attempt nor makes a job DEAD, even on its last attempt. Its history entry says "held", and
+-- the reason is not the job's last error, since nothing failed. Counters and wake-ups as for a retry.
+-- Binds: :topic, :id, :token, :delayMs, :error (or null), :httpStatus (or null), :held, :historySize.
 -- Returns status OK, STALE_LEASE or NOT_FOUND. Wakes the lane when the retry is its new earliest run time.
 WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
 target AS (
-    SELECT j.topic, j.id, (:delayMs < 0 OR j.attempts >= j.max_attempts) AS dies
+    SELECT j.topic, j.id, (NOT :held::boolean AND (:delayMs < 0 OR j.attempts >= j.max_attempts)) AS dies
     FROM delayq_jobs j
     WHERE j.topic = :topic AND j.id = :id AND j.state = 'leased' AND j.lease_token = :token
     FOR UPDATE
@@ -16,9 +20,12 @@ failed AS (
         finished_at = CASE WHEN t.dies THEN now.t END,
         lease_token = NULL,
         lease_deadline = NULL,
-        last_error = coalesce(:error::text, j.last_error),
+        attempts = CASE WHEN :held::boolean THEN j.attempts - 1 ELSE j.attempts END,
+        last_error = CASE WHEN :held::boolean THEN j.last_error ELSE coalesce(:error::text, j.last_error) END,
+        -- 'held' is null (dropped from the entry) for a real failure, so its entries stay as they were
         history = delayq_history(j.history, jsonb_build_object('number', j.attempts, 'at', delayq_ms(now.t),
-                                                               'error', :error::text, 'httpStatus', :httpStatus::integer),
+                                                               'error', :error::text, 'httpStatus', :httpStatus::integer,
+                                                               'held', CASE WHEN :held::boolean THEN true END),
                                  :historySize)
     FROM target t, now
     WHERE j.topic = t.topic AND j.id = t.id
