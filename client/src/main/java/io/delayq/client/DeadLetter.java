@@ -17,13 +17,33 @@ import java.util.List;
  * @param replayCount how many times it was replayed
  * @param replays     each replay, oldest first
  * @param job         the whole job: payload, callback, options and the history of its attempts
+ * @param notice      where its dead notice to {@code job.onDead()} stands, or {@code null} when it had no target
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record DeadLetter(String topic, String id, String key, Instant deadAt, int attempts, String lastError,
-                         int replayCount, List<Replay> replays, JobInfo job) {
+                         int replayCount, List<Replay> replays, JobInfo job, Notice notice) {
 
     public DeadLetter {
         replays = replays == null ? List.of() : List.copyOf(replays);
+    }
+
+    /**
+     * The dead notice of this death.
+     *
+     * @param state         PENDING (to be sent, or waiting for its next attempt), DELIVERED or FAILED (every attempt
+     *                      failed)
+     * @param attempts      attempts made so far
+     * @param nextAttemptAt while PENDING: when the next attempt may start, else {@code null}
+     * @param deliveredAt   when the target answered 2xx, or {@code null}
+     * @param lastError     why the last attempt failed, or {@code null}
+     * @param lastStatus    the HTTP status of the last failed attempt, when it got an answer
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Notice(String state, int attempts, Instant nextAttemptAt, Instant deliveredAt, String lastError,
+                         Integer lastStatus) {
+        public boolean isDelivered() {
+            return "DELIVERED".equals(state);
+        }
     }
 
     /**

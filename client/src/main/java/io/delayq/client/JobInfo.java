@@ -25,6 +25,7 @@ import java.util.List;
  * @param finishedAt  when it reached a final state, or {@code null}
  * @param lastError   the last failure, or {@code null}
  * @param history     the last attempts, oldest first
+ * @param onDead      its own dead-notice target, or {@code null} (in a dead letter: the target that applied)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record JobInfo(
@@ -43,7 +44,8 @@ public record JobInfo(
         Instant createdAt,
         Instant finishedAt,
         String lastError,
-        List<Attempt> history) {
+        List<Attempt> history,
+        Callback onDead) {
 
     public JobInfo {
         history = history == null ? List.of() : List.copyOf(history);

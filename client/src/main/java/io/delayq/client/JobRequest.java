@@ -25,6 +25,7 @@ public final class JobRequest {
     private final Backoff backoff;
     private final Duration timeout;
     private final Boolean broadcast;
+    private final Callback onDead;
 
     private JobRequest(Builder b) {
         if (b.delay != null && b.runAt != null) {
@@ -45,6 +46,7 @@ public final class JobRequest {
         this.backoff = b.backoff;
         this.timeout = b.timeout;
         this.broadcast = b.broadcast;
+        this.onDead = b.onDead;
     }
 
     public static Builder builder() {
@@ -64,12 +66,13 @@ public final class JobRequest {
     Body body(ObjectMapper mapper) {
         JsonNode json = payload instanceof JsonNode node ? node : mapper.valueToTree(payload);
         return new Body(id, delay == null ? null : delay.toMillis(), runAt == null ? null : runAt.toString(), json,
-                callback, maxAttempts, backoff, timeout == null ? null : Backoff.duration(timeout), broadcast);
+                callback, maxAttempts, backoff, timeout == null ? null : Backoff.duration(timeout), broadcast, onDead);
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Body(String id, Long delayMs, String runAt, @JsonInclude(JsonInclude.Include.ALWAYS) JsonNode payload,
-                Callback callback, Integer maxAttempts, Backoff backoff, String timeout, Boolean broadcast) {
+                Callback callback, Integer maxAttempts, Backoff backoff, String timeout, Boolean broadcast,
+                Callback onDead) {
     }
 
     /** Builds a {@link JobRequest}. */
@@ -84,6 +87,7 @@ public final class JobRequest {
         private Backoff backoff;
         private Duration timeout;
         private Boolean broadcast;
+        private Callback onDead;
 
         private Builder() {
         }
@@ -144,6 +148,19 @@ public final class JobRequest {
         public Builder broadcast(boolean broadcast) {
             this.broadcast = broadcast;
             return this;
+        }
+
+        /**
+         * If the job ends dead (its attempts used up), the service POSTs a signed dead notice here (the job, its last
+         * error and its payload), overriding the topic's {@code onDead}. See the root README, "Dead notices".
+         */
+        public Builder onDead(Callback onDead) {
+            this.onDead = onDead;
+            return this;
+        }
+
+        public Builder onDead(String url) {
+            return onDead(Callback.of(url));
         }
 
         public JobRequest build() {

@@ -5,7 +5,9 @@ import java.util.Objects;
 
 /**
  * Thrown by a {@link JobHandler} to say "not now, put it back": the job runs again after {@link #delay()}, whatever
- * its retry policy says.
+ * its retry policy's backoff says. The put-back counts as an attempt, so on the job's
+ * {@linkplain LeasedJob#isLastAttempt() last attempt} it ends the job dead (and calls the worker's
+ * {@link DeadHandler}, if any).
  *
  * <pre>{@code if (!mailer.isUp()) throw Retry.in(Duration.ofSeconds(30));}</pre>
  */

@@ -12,8 +12,12 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param timeout          attempt timeout of jobs that do not say, in the service's duration syntax (e.g. "30 seconds")
  * @param paused           nothing of the topic is delivered while true
  * @param archiveSucceeded succeeded jobs are archived too
+ * @param onDead           where dead notices of jobs that name no target of their own go
+ * @param breaker          the topic's own endpoint circuit-breaker settings as JSON (absent fields: the service
+ *                         default), or {@code null}
+ * @param asyncAckTimeout  how long a callback that answered 202 has to ack or nack, in the service's duration syntax
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TopicSettings(Callback callback, Integer maxAttempts, JsonNode backoff, String timeout, boolean paused,
-                            boolean archiveSucceeded) {
+                            boolean archiveSucceeded, Callback onDead, JsonNode breaker, String asyncAckTimeout) {
 }

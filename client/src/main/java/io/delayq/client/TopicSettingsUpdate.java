@@ -53,6 +53,24 @@ public final class TopicSettingsUpdate {
         return this;
     }
 
+    /** Where dead notices of the topic's jobs go when a job names no {@code onDead} of its own. */
+    public TopicSettingsUpdate onDead(Callback onDead) {
+        fields.put("onDead", onDead);
+        return this;
+    }
+
+    /** The topic's endpoint circuit breaker, replacing its breaker settings whole. */
+    public TopicSettingsUpdate breaker(Breaker breaker) {
+        fields.put("breaker", breaker);
+        return this;
+    }
+
+    /** How long a callback that answered {@code 202 Accepted} has to ack or nack the job (1 s to 24 h). */
+    public TopicSettingsUpdate asyncAckTimeout(Duration asyncAckTimeout) {
+        fields.put("asyncAckTimeout", asyncAckTimeout == null ? null : Backoff.duration(asyncAckTimeout));
+        return this;
+    }
+
     /** Puts a setting back to the service default, e.g. {@code reset("callback")}. */
     public TopicSettingsUpdate reset(String field) {
         fields.put(field, null);

@@ -29,6 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * Delivery is at least once: a job whose ack is lost (or whose worker dies) comes back as its next attempt, so
  * handlers should be idempotent ({@link LeasedJob#id()} and {@link LeasedJob#attempt()} help).
+ *
+ * <p>When the handler fails on a job's last attempt ({@link LeasedJob#isLastAttempt()}), the nack makes the job dead
+ * (a {@link Retry} too: the service counts a put-back as the attempt); a {@link DeadHandler} set with
+ * {@link Builder#onDead} is then called with the job and what the handler threw.
  */
 public final class Worker implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Worker.class.getName());
@@ -38,6 +42,7 @@ public final class Worker implements AutoCloseable {
     private final String topic;
     private final int concurrency;
     private final JobHandler handler;
+    private final DeadHandler deadHandler;
     private final Duration leaseTime;
     private final Duration pollWait;
     private final Duration shutdownTimeout;
@@ -47,6 +52,7 @@ public final class Worker implements AutoCloseable {
     private final Thread poller;
     private final AtomicLong acked = new AtomicLong();
     private final AtomicLong nacked = new AtomicLong();
+    private final AtomicLong dead = new AtomicLong();
     private volatile boolean running;
     private volatile boolean crashed;
     private volatile CompletableFuture<List<LeasedJob>> currentPoll;
@@ -56,6 +62,7 @@ public final class Worker implements AutoCloseable {
         this.topic = b.topic;
         this.concurrency = b.concurrency;
         this.handler = Objects.requireNonNull(b.handler, "a worker needs a handler");
+        this.deadHandler = b.deadHandler;
         this.leaseTime = b.leaseTime;
         this.pollWait = b.pollWait;
         this.shutdownTimeout = b.shutdownTimeout;
@@ -85,6 +92,11 @@ public final class Worker implements AutoCloseable {
     /** Jobs this worker has nacked (handler failures and {@link Retry}s) so far. */
     public long nacked() {
         return nacked.get();
+    }
+
+    /** Jobs this worker's failures made dead (handler failures or retries on a job's last attempt, nacked) so far. */
+    public long dead() {
+        return dead.get();
     }
 
     /**
@@ -206,10 +218,14 @@ public final class Worker implements AutoCloseable {
             }
         } catch (Retry retry) {
             stop(extension);
-            nack(job, retry.delay(), retry.getMessage());
+            if (nack(job, retry.delay(), retry.getMessage()) && job.isLastAttempt()) {
+                died(job, retry); // the service counts a put-back as the attempt: on the last one the job dies
+            }
         } catch (Exception | Error e) {
             stop(extension);
-            nack(job, null, describe(e));
+            if (nack(job, null, describe(e)) && job.isLastAttempt()) {
+                died(job, e);
+            }
             if (e instanceof Error error && !(e instanceof AssertionError)) {
                 throw error;
             }
@@ -254,16 +270,33 @@ public final class Worker implements AutoCloseable {
         }
     }
 
-    private void nack(LeasedJob job, Duration delay, String error) {
+    /** @return whether the service recorded the nack */
+    private boolean nack(LeasedJob job, Duration delay, String error) {
         if (crashed) {
-            return;
+            return false;
         }
         try {
             client.nack(job, delay, error);
             nacked.incrementAndGet();
+            return true;
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "Nacking job " + job.topic() + "/" + job.id()
                     + " failed; it comes back when its lease expires", e);
+            return false;
+        }
+    }
+
+    /** The nack of the job's last attempt was recorded: the job is dead, by this worker's failure. */
+    private void died(LeasedJob job, Throwable error) {
+        dead.incrementAndGet();
+        if (deadHandler == null) {
+            return;
+        }
+        try {
+            deadHandler.onDead(job, error);
+        } catch (Exception | AssertionError e) {
+            LOG.log(System.Logger.Level.WARNING, "The onDead handler failed for job " + job.topic() + "/" + job.id()
+                    + " (the job is dead either way)", e);
         }
     }
 
@@ -296,6 +329,7 @@ public final class Worker implements AutoCloseable {
         private final String topic;
         private int concurrency = 1;
         private JobHandler handler;
+        private DeadHandler deadHandler;
         private Duration leaseTime = Duration.ofSeconds(30);
         private Duration pollWait = Duration.ofSeconds(20);
         private Duration shutdownTimeout = Duration.ofSeconds(30);
@@ -317,6 +351,14 @@ public final class Worker implements AutoCloseable {
         /** What to do with each job. Required. */
         public Builder handler(JobHandler handler) {
             this.handler = handler;
+            return this;
+        }
+
+        /**
+         * What to do when this worker's failure made a job dead (the handler failed on its last attempt); optional.
+         */
+        public Builder onDead(DeadHandler deadHandler) {
+            this.deadHandler = deadHandler;
             return this;
         }
 

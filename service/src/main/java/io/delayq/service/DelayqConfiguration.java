@@ -7,6 +7,7 @@ import io.delayq.service.auth.AuthFactory;
 import io.delayq.service.config.DefaultStores;
 import io.delayq.service.config.LimitsFactory;
 import io.delayq.service.delivery.DeliveryFactory;
+import io.delayq.service.notice.DeadNoticesFactory;
 import io.delayq.service.prometheus.PrometheusFactory;
 import io.dropwizard.core.Configuration;
 import jakarta.validation.Valid;
@@ -27,6 +28,9 @@ import jakarta.validation.constraints.NotNull;
  *   <tr><td>{@code delivery}</td><td>(required: {@code signingSecret})</td>
  *       <td>The push engine: signing secret, concurrency, default retry policy and timeout, callback allow-list
  *       ({@link DeliveryFactory}).</td></tr>
+ *   <tr><td>{@code deadNotices}</td><td>5 attempts, 1s doubling to 5m, 10s timeout</td>
+ *       <td>How the notices of dead jobs to their {@code onDead} targets are sent and retried
+ *       ({@link DeadNoticesFactory}).</td></tr>
  *   <tr><td>{@code auth}</td><td>no tokens</td><td>API tokens and their roles ({@link AuthFactory}).</td></tr>
  *   <tr><td>{@code limits}</td><td>see {@link LimitsFactory}</td>
  *       <td>Payload size, furthest delay, batch size, highest maxAttempts.</td></tr>
@@ -46,6 +50,10 @@ public class DelayqConfiguration extends Configuration {
     @Valid
     @NotNull
     private DeliveryFactory delivery = new DeliveryFactory();
+
+    @Valid
+    @NotNull
+    private DeadNoticesFactory deadNotices = new DeadNoticesFactory();
 
     @Valid
     @NotNull
@@ -101,6 +109,16 @@ public class DelayqConfiguration extends Configuration {
     @JsonProperty
     public void setDelivery(DeliveryFactory delivery) {
         this.delivery = delivery;
+    }
+
+    @JsonProperty
+    public DeadNoticesFactory getDeadNotices() {
+        return deadNotices;
+    }
+
+    @JsonProperty
+    public void setDeadNotices(DeadNoticesFactory deadNotices) {
+        this.deadNotices = deadNotices;
     }
 
     @JsonProperty

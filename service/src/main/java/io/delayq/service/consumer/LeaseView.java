@@ -12,6 +12,8 @@ import java.time.Instant;
  * @param id            the job id
  * @param topic         the topic
  * @param attempt       this attempt's number, from 1; receivers deduplicate on id + attempt
+ * @param maxAttempts   attempts the job is allowed in all: when {@code attempt} reaches it, a nack (with a delay or
+ *                      without) makes the job dead
  * @param leaseToken    the lease token (a string; opaque to consumers)
  * @param leaseDeadline when the lease expires unless extended (RFC 3339, the store's clock)
  * @param runAt         when the job was due (RFC 3339)
@@ -24,6 +26,7 @@ public record LeaseView(
         String id,
         String topic,
         int attempt,
+        int maxAttempts,
         String leaseToken,
         String leaseDeadline,
         String runAt,
@@ -32,7 +35,8 @@ public record LeaseView(
         @JsonInclude(JsonInclude.Include.NON_NULL) String tracestate) {
 
     public static LeaseView of(Lease lease) {
-        return new LeaseView(lease.job().id(), lease.job().topic(), lease.attempt(), Long.toString(lease.token()),
+        return new LeaseView(lease.job().id(), lease.job().topic(), lease.attempt(), lease.job().maxAttempts(),
+                Long.toString(lease.token()),
                 Instant.ofEpochMilli(lease.deadline()).toString(), Instant.ofEpochMilli(lease.job().runAt()).toString(),
                 lease.job().payload(), lease.job().trace() == null ? null : lease.job().trace().traceparent(),
                 lease.job().trace() == null ? null : lease.job().trace().tracestate());

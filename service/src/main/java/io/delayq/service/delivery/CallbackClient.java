@@ -38,8 +38,11 @@ import java.util.function.Consumer;
  * <p>The answer comes back on one of the client's threads through {@link #post}'s callback, with the status, the
  * {@code Retry-After} header and the first {@value #SNIPPET_BYTES} bytes of a non-2xx body (the rest is read and
  * dropped, so a huge answer costs no memory and the connection stays reusable).
+ *
+ * <p>Public for the dead-notice sender ({@code io.delayq.service.notice}), which posts through the same guarded
+ * client so that notices obey the same address rules as callbacks.
  */
-final class CallbackClient {
+public final class CallbackClient {
     static final int SNIPPET_BYTES = 256;
 
     /**
@@ -49,8 +52,8 @@ final class CallbackClient {
      * @param snippet    the start of a non-2xx body, whitespace collapsed; empty for 2xx
      * @param retryAfter the {@code Retry-After} header, or null
      */
-    record Answer(int status, String snippet, String retryAfter, Throwable failure) {
-        boolean is2xx() {
+    public record Answer(int status, String snippet, String retryAfter, Throwable failure) {
+        public boolean is2xx() {
             return failure == null && status >= 200 && status < 300;
         }
     }
@@ -62,7 +65,7 @@ final class CallbackClient {
      * @param maxConnections  connections at most to one callback host and port (the engine's concurrency bound)
      * @param connectTimeoutMs how long opening a connection may take
      */
-    CallbackClient(int maxConnections, long connectTimeoutMs, CallbackGuard guard) {
+    public CallbackClient(int maxConnections, long connectTimeoutMs, CallbackGuard guard) {
         QueuedThreadPool threads = new QueuedThreadPool(Math.max(8, Runtime.getRuntime().availableProcessors() * 4), 2);
         threads.setName("delayq-callbacks");
         threads.setDaemon(true);
@@ -81,7 +84,7 @@ final class CallbackClient {
         http.setSocketAddressResolver(new GuardedResolver(guard, dns));
     }
 
-    void start() {
+    public void start() {
         try {
             http.start();
         } catch (Exception e) {
@@ -90,7 +93,7 @@ final class CallbackClient {
     }
 
     /** Aborts whatever is in flight (each gets a failed answer) and releases connections and threads. */
-    void stop() {
+    public void stop() {
         try {
             http.stop();
         } catch (Exception e) {
@@ -106,7 +109,7 @@ final class CallbackClient {
      *
      * @throws IllegalArgumentException when a header cannot be sent (nothing was sent)
      */
-    void post(URI uri, Map<String, String> headers, byte[] body, long timeoutMs, Consumer<Answer> done) {
+    public void post(URI uri, Map<String, String> headers, byte[] body, long timeoutMs, Consumer<Answer> done) {
         Request request = http.newRequest(uri)
                 .method(HttpMethod.POST)
                 .timeout(timeoutMs, TimeUnit.MILLISECONDS)
