@@ -89,7 +89,8 @@ public class LeaseResource {
 
     /**
      * Records a failed attempt. With {@code delayMs} the job runs again after that delay ("not now, put it back");
-     * without it the job's retry policy decides, and a job whose attempts are exhausted becomes dead. {@code 204}.
+     * without it the job's retry policy decides. Either way a nack of the last attempt makes the job dead: every nack
+     * uses the attempt it was leased for. {@code 204}.
      */
     @POST
     @Path("/jobs/{id}/nack")
