@@ -47,7 +47,7 @@ final class RecordCodec {
     String newJobHeadEnd(NewJob job) {
         String fingerprint = "|" + storedFingerprint(job);
         if (job.timeoutMs() == null && !job.broadcast() && job.callback() == null && job.backoff() == null
-                && job.trace() == null) {
+                && job.trace() == null && job.onDead() == null) {
             return fingerprint;
         }
         StringBuilder b = new StringBuilder(80).append(fingerprint).append("|{");
@@ -63,6 +63,9 @@ final class RecordCodec {
             }
             if (job.backoff() != null) {
                 b.append("\"b\":").append(mapper.writeValueAsString(mapper.writeValueAsString(job.backoff()))).append(',');
+            }
+            if (job.onDead() != null) {
+                b.append("\"od\":").append(mapper.writeValueAsString(mapper.writeValueAsString(job.onDead()))).append(',');
             }
             if (job.trace() != null) {
                 b.append("\"tp\":").append(mapper.writeValueAsString(job.trace().traceparent())).append(',');
@@ -81,7 +84,7 @@ final class RecordCodec {
     Job created(NewJob job, long runAt, long createdAt) {
         return new Job(job.topic(), job.id(), job.payload(), runAt, JobState.SCHEDULED, 0, job.maxAttempts(),
                 job.backoff(), job.callback(), job.timeoutMs(), job.broadcast(), job.delivery(), createdAt, null, null,
-                List.of(), job.trace());
+                List.of(), job.trace(), job.onDead());
     }
 
     /** Reads a record: {@code <head>\n<payload>}, the head as described in {@code lua/lib/record.lua}. */
@@ -128,7 +131,8 @@ final class RecordCodec {
                     m != null && m.has("e") ? m.get("e").asText() : null,
                     m == null ? List.of() : history(m.get("h")),
                     m != null && m.has("tp") ? new TraceContext(m.get("tp").asText(),
-                            m.has("ts") ? m.get("ts").asText() : null) : null);
+                            m.has("ts") ? m.get("ts").asText() : null) : null,
+                    m != null && m.has("od") ? mapper.readValue(m.get("od").asText(), Callback.class) : null);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("job " + topic + "/" + id + " has a malformed record in Redis: " + e.getOriginalMessage(), e);
         }
@@ -158,7 +162,9 @@ final class RecordCodec {
         for (JsonNode a : h) {
             attempts.add(new Attempt(a.path("n").asInt(), a.path("t").asLong(),
                     a.has("e") ? a.get("e").asText() : null,
-                    a.has("c") ? a.get("c").asInt() : null));
+                    a.has("c") ? a.get("c").asInt() : null,
+                    // h=1: a hold (an open circuit postponed the job), not an attempt; see nack.lua
+                    a.path("h").asInt(0) == 1));
         }
         return attempts;
     }

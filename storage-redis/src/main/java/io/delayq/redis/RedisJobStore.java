@@ -20,6 +20,7 @@ import io.delayq.core.StoreListener;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
+import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.Scripts.Op;
@@ -67,6 +68,8 @@ public final class RedisJobStore implements JobStore {
     /** Jobs per enqueue script call; bigger batches are split so one call never blocks Redis for long. */
     static final int ENQUEUE_CHUNK = 500;
     private static final int MAX_RESERVE = 9_999;
+    /** How soon a reserve that left out a partition whose node failed asks its caller to come back. */
+    static final long RETRY_FAILED_PARTITION_MS = 1_000;
     /** Compare-and-set rounds of one settings update before it gives up (each lost round means another update won). */
     private static final int SETTINGS_UPDATE_ROUNDS = 50;
     private static final String NOW_SCRIPT =
@@ -89,6 +92,7 @@ public final class RedisJobStore implements JobStore {
     /** Where the next outbox read starts taking turns among the partitions, so that every partition gets its turn. */
     private final AtomicInteger outboxTurn = new AtomicInteger();
     private final RedisOperatorViews views = new RedisOperatorViews(this);
+    private final RedisCircuitBreakers breakers = new RedisCircuitBreakers(this);
     /** Where the next reserve over several partitions starts breaking ties, so no partition always wins them. */
     private final AtomicInteger reserveTurn = new AtomicInteger();
     private final ClusterNodes nodes;
@@ -109,7 +113,7 @@ public final class RedisJobStore implements JobStore {
         this.options = options;
         this.scripts = new Scripts(redis);
         this.nodes = new ClusterNodes(redis);
-        this.notifications = new Notifications(redis, codec::jobFromJson);
+        this.notifications = new Notifications(redis, nodes, codec::jobFromJson);
         this.retentionMs = Long.toString(options.finishedRetention().toMillis());
         this.historySize = Integer.toString(options.historySize());
         call("load scripts", () -> {
@@ -190,6 +194,11 @@ public final class RedisJobStore implements JobStore {
 
     UnifiedJedis client() {
         return redis;
+    }
+
+    /** A pipeline of the client (see {@link ClusterNodes#pipelined}). */
+    AbstractPipeline pipelined() {
+        return nodes.pipelined();
     }
 
     RedisStoreOptions options() {
@@ -441,13 +450,22 @@ public final class RedisJobStore implements JobStore {
      * the reserve script on the partitions that get a share ({@link ReserveShares}: earliest first across partitions,
      * but every partition with entries is guaranteed {@code wanted / (2 × those partitions)}, so that a partition
      * whose backlog is always older cannot starve the others; ties go to a rotating partition).
+     *
+     * <p>A partition whose node fails its part (a failover, a slot being moved: MOVED, ASK, TRYAGAIN, a node that did
+     * not answer) is left out of this reserve instead of failing it: the leases the other partitions' scripts made are
+     * handed out rather than stranded until they expire, so the partitions of healthy masters keep delivering. The
+     * answer's next due time is then at most {@value #RETRY_FAILED_PARTITION_MS} ms away, so the caller comes back for
+     * the partition left out; the call fails (UNAVAILABLE) only when every partition failed.
      */
     private ReserveResult reserveAcross(Partition[] ps, Delivery lane, int wanted, long defaultLeaseMs) {
         List<Partition> all = Arrays.asList(ps);
-        List<List<Tuple>> heads = perPartition("reserve", all, (pipe, p) -> pipe.zrangeWithScores(p.scheduled(lane), 0, wanted - 1));
+        List<RuntimeException> failures = new ArrayList<>();
+        List<List<Tuple>> heads = eachPartition("reserve", all.size(), failures, pipe -> all.stream()
+                .map(p -> pipe.zrangeWithScores(p.scheduled(lane), 0, wanted - 1)).toList());
         long[][] scores = new long[ps.length][];
         for (int i = 0; i < ps.length; i++) {
-            scores[i] = heads.get(i).stream().mapToLong(t -> (long) t.getScore()).toArray();
+            List<Tuple> head = heads.get(i);
+            scores[i] = head == null ? new long[0] : head.stream().mapToLong(t -> (long) t.getScore()).toArray();
         }
         int[] share = ReserveShares.of(scores, wanted, Math.floorMod(reserveTurn.getAndIncrement(), ps.length));
         List<Partition> chosen = new ArrayList<>();
@@ -466,9 +484,24 @@ public final class RedisJobStore implements JobStore {
         List<Lease> leases = new ArrayList<>();
         long now = -1;
         if (!chosen.isEmpty()) {
-            List<Object> answers = call("reserve", () -> evalAll(Op.RESERVE, keys, args));
+            List<Object> answers = eachPartition("reserve", chosen.size(), failures, pipe -> {
+                List<Response<Object>> sent = new ArrayList<>(chosen.size());
+                for (int c = 0; c < chosen.size(); c++) {
+                    sent.add(pipe.evalsha(scripts.sha(Op.RESERVE), keys.get(c), args.get(c)));
+                }
+                return sent;
+            });
             for (int c = 0; c < chosen.size(); c++) {
-                long[] nextAndNow = readReserveAnswer(chosen.get(c), (List<?>) answers.get(c), leases);
+                Object answer = answers.get(c);
+                if (answer instanceof JedisException e && Scripts.isNoScript(e)) {
+                    // did not run: loaded and run on its own (a failure here fails the call, as for one partition)
+                    int i = c;
+                    answer = call("reserve", () -> scripts.eval(Op.RESERVE, keys.get(i), args.get(i)));
+                }
+                if (answer == null) {
+                    continue;
+                }
+                long[] nextAndNow = readReserveAnswer(chosen.get(c), (List<?>) answer, leases);
                 next = earlier(next, nextAndNow[0]);
                 now = Math.max(now, nextAndNow[1]);
             }
@@ -476,8 +509,61 @@ public final class RedisJobStore implements JobStore {
         if (now < 0) {
             now = now();
         }
+        if (!failures.isEmpty()) {
+            nodes.refreshSoon();
+            next = earlier(next, now + RETRY_FAILED_PARTITION_MS);
+            LOG.debug("reserve on topic {}: {} partition part(s) failed and were left out ({}); {} lease(s) from the"
+                    + " others", ps[0].topic(), failures.size(), failures.get(0).toString(), leases.size());
+        }
         leases.sort(Comparator.comparingLong(l -> l.job().runAt()));
         return new ReserveResult(leases, next, now);
+    }
+
+    /**
+     * One pipeline of {@code size} commands (one per partition; per node on a cluster); the answer of each, or null
+     * where that partition's node failed its part (the failure added to {@code failures}). A NOSCRIPT answer is
+     * returned as its exception for the caller to retry. Fails, as {@link #call} does, when the pipeline cannot be
+     * sent at all or every part failed.
+     */
+    private <T> List<T> eachPartition(String operation, int size, List<RuntimeException> failures,
+                                      java.util.function.Function<AbstractPipeline, List<Response<T>>> commands) {
+        List<Response<T>> responses = call(operation, () -> {
+            try (AbstractPipeline pipeline = nodes.pipelined()) {
+                List<Response<T>> sent = commands.apply(pipeline);
+                pipeline.sync();
+                return sent;
+            }
+        });
+        List<T> out = new ArrayList<>(size);
+        List<RuntimeException> mine = new ArrayList<>();
+        for (Response<T> r : responses) {
+            try {
+                out.add(r.get());
+            } catch (JedisException e) {
+                if (Scripts.isNoScript(e)) {
+                    @SuppressWarnings("unchecked")
+                    T asAnswer = (T) e;
+                    out.add(asAnswer);
+                    continue;
+                }
+                mine.add(e);
+                out.add(null);
+            } catch (IllegalStateException e) {
+                if (!isUnansweredPipeline(e)) {
+                    throw e;
+                }
+                mine.add(e);
+                out.add(null);
+            }
+        }
+        if (!mine.isEmpty() && mine.size() == size) {
+            // nothing answered: the caller fails as for any call (UNAVAILABLE, the slot map re-read)
+            call(operation, () -> {
+                throw mine.get(0);
+            });
+        }
+        failures.addAll(mine);
+        return out;
     }
 
     private static List<String> reserveKeys(Partition p, Delivery lane) {
@@ -601,7 +687,7 @@ public final class RedisJobStore implements JobStore {
                 List.of(ref.id(), Long.toString(lease.token()), Long.toString(failure.isDead() ? -1 : failure.retryDelayMs()),
                         failure.error() == null ? "" : failure.error(),
                         failure.httpStatus() == null ? "" : failure.httpStatus().toString(),
-                        retentionMs, historySize, ref.topic()));
+                        retentionMs, historySize, ref.topic(), failure.held() ? "1" : "0"));
         return ScriptCodes.status((Long) answer);
     }
 
@@ -696,7 +782,7 @@ public final class RedisJobStore implements JobStore {
                                      java.util.function.BiFunction<AbstractPipeline, Partition, Response<T>> command) {
         return call(operation, () -> {
             List<Response<T>> responses = new ArrayList<>(ps.size());
-            try (AbstractPipeline pipeline = redis.pipelined()) {
+            try (AbstractPipeline pipeline = nodes.pipelined()) {
                 for (Partition p : ps) {
                     responses.add(command.apply(pipeline, p));
                 }
@@ -875,8 +961,15 @@ public final class RedisJobStore implements JobStore {
                 redis.close();
             }
         } finally {
+            nodes.close();
             onClose.run();
         }
+    }
+
+    /** The circuits of callback origins, in {@code dq:circuits} ({@link RedisCircuitBreakers}). */
+    @Override
+    public CircuitBreakers circuitBreakers() {
+        return breakers;
     }
 
     // ---------------------------------------------------------------- operator views (RedisOperatorViews)
@@ -985,7 +1078,7 @@ public final class RedisJobStore implements JobStore {
             return List.of(scripts.eval(op, keys.get(0), args.get(0)));
         }
         List<Response<Object>> responses = new ArrayList<>(keys.size());
-        try (AbstractPipeline pipeline = redis.pipelined()) {
+        try (AbstractPipeline pipeline = nodes.pipelined()) {
             for (int i = 0; i < keys.size(); i++) {
                 responses.add(pipeline.evalsha(scripts.sha(op), keys.get(i), args.get(i)));
             }
@@ -1079,7 +1172,7 @@ public final class RedisJobStore implements JobStore {
         long timeoutMs = options.replicaTimeout().toMillis();
         List<Response<?>> responses = new ArrayList<>(keys.size());
         List<Response<Long>> waits = new ArrayList<>();
-        try (AbstractPipeline pipeline = redis.pipelined()) {
+        try (AbstractPipeline pipeline = nodes.pipelined()) {
             Map<Object, String> keyOfNode = new LinkedHashMap<>();
             for (int i = 0; i < keys.size(); i++) {
                 responses.add(commands.apply(pipeline, i));
@@ -1125,7 +1218,8 @@ public final class RedisJobStore implements JobStore {
         return Math.min(a, b);
     }
 
-    private <T> T call(String operation, Supplier<T> action) {
+    /** Runs a Redis call, turning a failure to reach Redis into {@link StoreException} UNAVAILABLE. */
+    <T> T call(String operation, Supplier<T> action) {
         try {
             return action.get();
         } catch (JedisException e) {

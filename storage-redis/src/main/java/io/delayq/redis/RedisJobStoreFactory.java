@@ -63,7 +63,8 @@ import java.util.concurrent.TimeUnit;
  *       service's {@code limits.maxAttempts}, so that every attempt of a dead letter is kept.</td></tr>
  *   <tr><td>{@code poolSize}</td><td>32</td><td>Redis connections at most (one is held by the notification
  *       subscriber).</td></tr>
- *   <tr><td>{@code timeout}</td><td>2 seconds</td><td>Connect and socket timeout of one Redis call.</td></tr>
+ *   <tr><td>{@code timeout}</td><td>2 seconds</td><td>Connect and socket timeout of one Redis call; on a cluster
+ *       also the most one command spends following redirections and retrying a node that does not answer.</td></tr>
  *   <tr><td>{@code minReplicas}</td><td>0</td><td>Replicas every acknowledged write (enqueue, ack, nack, extend,
  *       cancel, reschedule, settings, outbox deletion) must reach before the caller is answered: a {@code WAIT} after
  *       the write, one per node a call touched. Fewer within {@code replicaTimeout} = {@code StoreException}
@@ -410,6 +411,10 @@ public class RedisJobStoreFactory implements JobStoreFactory {
                 .poolConfig(pool())
                 // a failover or resharding is followed without an operator even by a client that only pipelines
                 .topologyRefreshPeriod(java.time.Duration.ofMillis(topologyRefresh.toMilliseconds()))
+                // Jedis retries a command on a node that does not answer for up to 5 attempts of the socket timeout
+                // (10 s at 2 s), so one call to a paused master would hold its caller that long: give up once the
+                // timeout has passed instead (the caller gets UNAVAILABLE; MOVED and ASK are still followed within it)
+                .maxTotalRetriesDuration(java.time.Duration.ofMillis(timeout.toMilliseconds()))
                 .build();
     }
 

@@ -20,6 +20,11 @@ final class RedisKeys {
      * ({@link Partition#spread}).
      */
     static final String PARTITIONS = "dq:partitions";
+    /**
+     * HASH callback origin → its circuit breaker's record ({@code lua/lib/circuit.lua}), shared by every instance. One
+     * key, so one cluster slot: each breaker script touches only it, and {@code circuits()} is one HGETALL.
+     */
+    static final String CIRCUITS = "dq:circuits";
     /** Channel: "topic\nlane\ndueAt" when a lane's earliest run time moved earlier. */
     static final String WAKE = "dq:wake";
     /** Channel: a broadcast job as JSON. */

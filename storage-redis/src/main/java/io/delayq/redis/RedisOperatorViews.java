@@ -9,7 +9,6 @@ import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.Scripts.Op;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.UnifiedJedis;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,13 +25,9 @@ final class RedisOperatorViews {
 
     private final RedisJobStore store;
 
-    /** Built while {@code store} is constructed: its client is asked for at each call, not now. */
+    /** Built while {@code store} is constructed: its pipelines are asked for at each call, not now. */
     RedisOperatorViews(RedisJobStore store) {
         this.store = store;
-    }
-
-    private UnifiedJedis redis() {
-        return store.client();
     }
 
     /** One ZCOUNT per bucket, lane and partition (O(log N) each), all in one pipeline. */
@@ -40,7 +35,7 @@ final class RedisOperatorViews {
         OperatorViewArguments.forecastEnd(topic, fromMs, bucketMs, buckets);
         Partition[] ps = store.partitions(topic);
         List<Response<Long>> counts = new ArrayList<>(ps.length * 2 * buckets);
-        try (AbstractPipeline pipeline = redis().pipelined()) {
+        try (AbstractPipeline pipeline = store.pipelined()) {
             for (Partition p : ps) {
                 for (Delivery lane : Delivery.values()) {
                     for (int i = 0; i < buckets; i++) {
@@ -103,7 +98,7 @@ final class RedisOperatorViews {
             return;
         }
         List<Response<?>> replies = new ArrayList<>();
-        try (AbstractPipeline pipeline = redis().pipelined()) {
+        try (AbstractPipeline pipeline = store.pipelined()) {
             for (TopicMinute m : minutes) {
                 String key = RedisKeys.topicMinute(m.topic(), m.minute());
                 long[] counts = {m.enqueued(), m.delivered(), m.failed(), m.dead()};
@@ -130,7 +125,7 @@ final class RedisOperatorViews {
         long first = OperatorViewArguments.firstMinute(topic, fromMinute, toMinute);
         List<Long> starts = new ArrayList<>();
         List<Response<Map<String, String>>> reads = new ArrayList<>();
-        try (AbstractPipeline pipeline = redis().pipelined()) {
+        try (AbstractPipeline pipeline = store.pipelined()) {
             for (long m = first; m < toMinute; m += TopicMinute.MINUTE_MS) {
                 starts.add(m);
                 reads.add(pipeline.hgetAll(RedisKeys.topicMinute(topic, m)));

@@ -22,9 +22,13 @@ import java.util.Map;
  * once.
  */
 final class Scripts {
-    /** The scripts, one per store operation (and {@code leases}, a read, to spare the network the payloads). */
+    /**
+     * The scripts, one per store operation (and {@code leases}, a read, to spare the network the payloads), and one per
+     * write of a callback origin's circuit breaker ({@link RedisCircuitBreakers}).
+     */
     enum Op {
-        ENQUEUE, RESERVE, ACK, NACK, EXTEND, EXPIRE, CANCEL, RESCHEDULE, TRIM, SETTINGS, QUARANTINE, LEASES;
+        ENQUEUE, RESERVE, ACK, NACK, EXTEND, EXPIRE, CANCEL, RESCHEDULE, TRIM, SETTINGS, QUARANTINE, LEASES,
+        CIRCUIT_FAILURE, CIRCUIT_SUCCESS, CIRCUIT_PROBE, CIRCUIT_HELD;
 
         String resource() {
             return name().toLowerCase(java.util.Locale.ROOT) + ".lua";

@@ -1,12 +1,17 @@
 package io.delayq.redis;
 
+import io.delayq.core.Attempt;
+import io.delayq.core.Callback;
 import io.delayq.core.Delivery;
 import io.delayq.core.Failure;
+import io.delayq.core.Job;
 import io.delayq.core.JobRef;
+import io.delayq.core.JobState;
 import io.delayq.core.Lease;
 import io.delayq.core.LeaseRef;
 import io.delayq.core.NewJob;
 import io.delayq.core.ReserveResult;
+import io.delayq.core.StoreStatus;
 import io.delayq.core.testing.Await;
 import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.testing.TestRedis;
@@ -152,6 +157,56 @@ class RedisStateTest {
         var history = store.find(new JobRef(topic, "h")).orElseThrow().history();
         assertThat(history).extracting(a -> a.error()).containsExactly("fail 3", "fail 4");
         assertThat(history).extracting(a -> a.number()).containsExactly(3, 4);
+    }
+
+    @Test
+    void aHeldNackGivesTheAttemptBackAndMarksItsHistoryEntry() throws Exception {
+        store.enqueue(NewJob.delayed(topic, "held", PAYLOAD, 0, 1));
+        Thread.sleep(3);
+        Lease lease = store.reserve(topic, Delivery.PULL, 1, 10_000).leases().get(0);
+        long before = store.now();
+        assertThat(store.nack(LeaseRef.of(lease), Failure.held(300, "circuit open"))).isEqualTo(StoreStatus.OK);
+
+        RedisFixtures.Head head = raw.head(p, "held");
+        assertThat(head.state()).as("scheduled again, although its only attempt was leased").isEqualTo('S');
+        assertThat(head.attempts()).as("the attempt given back").isZero();
+        assertThat(head.runAt()).isGreaterThanOrEqualTo(before + 300);
+        assertThat(raw.entries(p.schedPull())).containsExactly(Map.entry("held", head.runAt()));
+        assertThat(raw.entries(p.leased())).isEmpty();
+        assertThat(head.extra().has("e")).as("a hold is not the job's last error").isFalse();
+        assertThat(head.extra().has("t")).as("the token is spent").isFalse();
+        var entry = head.extra().get("h").get(0);
+        assertThat(entry.get("h").asInt()).isEqualTo(1);
+        assertThat(entry.get("n").asInt()).isEqualTo(1);
+        assertThat(entry.get("e").asText()).isEqualTo("circuit open");
+        assertThat(store.nack(LeaseRef.of(lease), Failure.held(0, "again"))).isEqualTo(StoreStatus.STALE_LEASE);
+
+        Await.until("the held job is due again", 3_000, () -> store.now() >= head.runAt());
+        Lease again = store.reserve(topic, Delivery.PULL, 1, 10_000).leases().get(0);
+        assertThat(again.attempt()).isEqualTo(1);
+        assertThat(again.job().history()).extracting(Attempt::isHeld).containsExactly(true);
+        assertThat(store.nack(LeaseRef.of(again), Failure.retryAfter(0, "real failure", 503))).isEqualTo(StoreStatus.OK);
+        Job dead = store.find(new JobRef(topic, "held")).orElseThrow();
+        assertThat(dead.state()).isEqualTo(JobState.DEAD);
+        assertThat(dead.lastError()).isEqualTo("real failure");
+        assertThat(dead.history()).extracting(Attempt::isHeld).containsExactly(true, false);
+        assertThat(raw.head(p, "held").extra().get("h").get(1).has("h")).as("a real attempt is not marked").isFalse();
+    }
+
+    @Test
+    void aJobsOwnDeadNoticeTargetIsTheRareFieldOd() throws Exception {
+        Callback onDead = new Callback("https://ops.example.test/dead", Map.of("X-Team", "billing"));
+        store.enqueue(NewJob.delayed(topic, "od", PAYLOAD, 60_000, 3).withOnDead(onDead));
+        store.enqueue(NewJob.delayed(topic, "plain", PAYLOAD, 60_000, 3));
+        String od = raw.head(p, "od").extra().get("od").asText();
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readValue(od, Callback.class)).isEqualTo(onDead);
+        assertThat(raw.head(p, "plain").extra().has("od")).as("a job without one costs no byte").isFalse();
+
+        // a record written before dead notices existed (no od) reads as "the topic's"
+        assertThat(store.find(new JobRef(topic, "plain")).orElseThrow().onDead()).isNull();
+        // and the target rides along through the scripts' re-encoding of the rare fields (here: reschedule)
+        store.reschedule(new JobRef(topic, "od"), 120_000L, null);
+        assertThat(store.find(new JobRef(topic, "od")).orElseThrow().onDead()).isEqualTo(onDead);
     }
 
     @Test

@@ -31,7 +31,7 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     private final List<EmbeddedRedis> nodes = new ArrayList<>();
     private final List<EmbeddedRedis> masters = new ArrayList<>();
-    private final Map<EmbeddedRedis, EmbeddedRedis> replicaOf = new LinkedHashMap<>();
+    private final Map<EmbeddedRedis, List<EmbeddedRedis>> replicasOf = new LinkedHashMap<>();
     private final Map<EmbeddedRedis, Path> dirOf = new HashMap<>();
     private int nodeTimeoutMs;
 
@@ -62,7 +62,13 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /** The replica formed for {@code master} (the first, when several). */
     public EmbeddedRedis replicaOf(EmbeddedRedis master) {
-        return replicaOf.get(master);
+        List<EmbeddedRedis> replicas = replicasOf.get(master);
+        return replicas == null ? null : replicas.get(0);
+    }
+
+    /** Every replica formed for {@code master}. */
+    public List<EmbeddedRedis> replicasOf(EmbeddedRedis master) {
+        return List.copyOf(replicasOf.getOrDefault(master, List.of()));
     }
 
     @Override
@@ -114,7 +120,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         for (int i = masterCount; i < size; i++) {
             EmbeddedRedis replica = cluster.nodes.get(i);
             EmbeddedRedis master = cluster.masters.get((i - masterCount) % masterCount);
-            cluster.replicaOf.putIfAbsent(master, replica);
+            cluster.replicasOf.computeIfAbsent(master, m -> new ArrayList<>()).add(replica);
             try (Jedis node = new Jedis("127.0.0.1", replica.port());
                  Jedis m = new Jedis("127.0.0.1", master.port())) {
                 node.clusterMeet("127.0.0.1", first);
