@@ -43,6 +43,10 @@ public final class ServiceWorkloads {
     /** The same for W4's single enqueues, req/s. */
     private final Map<String, List<Double>> enqueued = Map.of(LABEL, new ArrayList<>(), DASHBOARD_LABEL,
             new ArrayList<>());
+    /** What W4's single POSTs cost at the least: a minimal Dropwizard endpoint doing one Redis SET (CeilingApp). */
+    static final String CEILING_LABEL = "ceiling: Dropwizard endpoint, Jackson record, one Jedis SET";
+    /** The ceiling's req/s per repetition (Redis part only: it needs the bench Redis). */
+    private final List<Double> ceilings = new ArrayList<>();
 
     public ServiceWorkloads(Backend backend, Sizes sizes, Results results, PrintStream log, Path serviceJar) {
         this.backend = backend;
@@ -109,15 +113,49 @@ public final class ServiceWorkloads {
                     results.note(prefix + "W4", LABEL + " rep " + rep + ": " + busy);
                     log.println("  " + prefix + "W4 rep " + rep + ": " + busy);
                 }
+                // The ceiling is timed before and after the service's runs and their mean is the row's ceiling, so
+                // that the machine's drift over the repetition weighs on both sides alike.
+                Ceiling ceiling = null;
+                if (backend instanceof RedisBackend) {
+                    try {
+                        ceiling = new Ceiling(rep);
+                        ceiling.timedPass();
+                    } catch (Exception e) {
+                        ceilingFailed(rep, e, ceiling);
+                        ceiling = null;
+                    } finally {
+                        closeConnections();
+                    }
+                }
                 // Both ways in each repetition, one after the other: without and with dashboard tabs refreshing
                 // (so drift of the machine over the run hits both alike).
+                Map<String, Map<String, Double>> rows = new LinkedHashMap<>();
                 for (boolean dashboard : new boolean[] {false, true}) {
                     String label = dashboard ? DASHBOARD_LABEL : LABEL;
                     try {
-                        w4(label, rep, dashboard);
+                        rows.put(label, w4(label, rep, dashboard));
                     } catch (Exception e) {
                         results.note(prefix + "W4", label + " rep " + rep + ": failed (" + e + ")");
                         log.println("  " + prefix + "W4 " + label + " rep " + rep + " failed: " + e);
+                    } finally {
+                        closeConnections();
+                    }
+                }
+                if (ceiling != null) {
+                    try {
+                        ceiling.timedPass();
+                        ceiling.close();
+                        double reqPerSecond = ceiling.mean();
+                        ceilings.add(reqPerSecond);
+                        int r = rep;
+                        rows.forEach((label, m) -> {
+                            m.put("ceiling_req_per_s", reqPerSecond);
+                            m.put("enqueue_of_ceiling", m.get("enqueue_req_per_s") / reqPerSecond);
+                            log.printf("  %sW4 %s rep %d: enqueue = %.2f× the ceiling's %,.0f req/s%n", prefix, label,
+                                    r, m.get("enqueue_of_ceiling"), reqPerSecond);
+                        });
+                    } catch (Exception e) {
+                        ceilingFailed(rep, e, ceiling);
                     } finally {
                         closeConnections();
                     }
@@ -133,6 +171,14 @@ public final class ServiceWorkloads {
                     + " without: %.2f× (target: lose less than 5 %%, ≥ 0.95×); single enqueues %,.0f req/s against"
                     + " %,.0f: %.2f×", DashboardLoad.TABS, with, without, with / without, enqWith, enqWithout,
                     enqWith / enqWithout);
+            results.note(prefix + "W4", line);
+            log.println("  " + line);
+        }
+        if (w4 && !ceilings.isEmpty() && !enqueued.get(LABEL).isEmpty()) {
+            double ceiling = Stats.Summary.of(ceilings).median();
+            double enq = Stats.Summary.of(enqueued.get(LABEL)).median();
+            String line = String.format("Single-job POST against the HTTP enqueue ceiling (%s, same repetitions): "
+                    + "%,.0f req/s against %,.0f: %.2f× (target ≥ 0.70×)", CEILING_LABEL, enq, ceiling, enq / ceiling);
             results.note(prefix + "W4", line);
             log.println("  " + line);
         }
@@ -192,7 +238,88 @@ public final class ServiceWorkloads {
         }
     }
 
-    private void w4(String label, int rep, boolean dashboard) throws Exception {
+    private void ceilingFailed(int rep, Exception e, Ceiling ceiling) {
+        results.note(prefix + "W4", CEILING_LABEL + " rep " + rep + ": failed (" + e + ")");
+        log.println("  " + prefix + "W4 " + CEILING_LABEL + " rep " + rep + " failed: " + e);
+        if (ceiling != null) {
+            try {
+                ceiling.close();
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * W4's HTTP enqueue ceiling ({@link io.delayq.bench.ceiling.CeilingApp}) on the bench Redis, started and warmed up
+     * with untimed single POSTs for as long as the service is; each {@link #timedPass} is W4's single POSTs (the same
+     * JSON, the same producers, each on its own keep-alive connection) timed the same way.
+     */
+    private final class Ceiling implements AutoCloseable {
+        private final int rep;
+        private final ServiceProcess process;
+        private final List<Double> passes = new ArrayList<>();
+        // A callback URL of the same length as the receiver's: stored with the rest, never called.
+        private final String cb = "http://127.0.0.1:65535/";
+
+        Ceiling(int rep) throws Exception {
+            this.rep = rep;
+            this.process = ServiceProcess.ceiling(backend.fresh(CEILING_LABEL));
+            try {
+                warmUp();
+            } catch (Exception e) {
+                process.close();
+                throw e;
+            }
+        }
+
+        private void warmUp() throws Exception {
+            process.start();
+            int n = Math.max(200, sizes.w4Jobs());
+            long w0 = System.currentTimeMillis();
+            int rounds = 0;
+            do {
+                String topic = "bench-warm-" + UUID.randomUUID().toString().substring(0, 8);
+                Workloads.produce(n, (from, to) -> {
+                    for (int id = from; id < to; id++) {
+                        post(process, "/v1/topics/" + topic + "/jobs", jobJson(id, "\"delayMs\":0", cb, null), 201);
+                    }
+                });
+                rounds++;
+            } while (System.currentTimeMillis() - w0 < sizes.serviceWarmupMs());
+            log.printf("  %sW4 %s rep %d: warm-up of %d round(s) in %.1f s (untimed)%n", prefix, CEILING_LABEL, rep,
+                    rounds, (System.currentTimeMillis() - w0) / 1000.0);
+        }
+
+        void timedPass() throws Exception {
+            int n = sizes.w4Jobs();
+            String topic = "bench-w4-" + UUID.randomUUID().toString().substring(0, 8);
+            long t0 = System.nanoTime();
+            Workloads.produce(n, (from, to) -> {
+                ThreadLocalRandom rnd = ThreadLocalRandom.current();
+                for (int id = from; id < to; id++) {
+                    long delay = rnd.nextLong(sizes.w4SpanMs() + 1);
+                    post(process, "/v1/topics/" + topic + "/jobs", jobJson(id, "\"delayMs\":" + delay, cb, null), 201);
+                }
+            });
+            double reqPerSecond = n / ((System.nanoTime() - t0) / 1e9);
+            passes.add(reqPerSecond);
+            log.printf("  %sW4 %s rep %d, pass %d (%s the service): %,.0f req/s%n", prefix, CEILING_LABEL, rep,
+                    passes.size(), passes.size() == 1 ? "before" : "after", reqPerSecond);
+        }
+
+        double mean() {
+            return passes.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.close();
+        }
+    }
+
+    /** @return the row's metrics, as added to the results (the ceiling's are added to it afterwards) */
+    private Map<String, Double> w4(String label, int rep, boolean dashboard) throws Exception {
         String store = backend.fresh(LABEL);
         int n = sizes.w4Jobs();
         Map<String, Double> m = new LinkedHashMap<>();
@@ -258,6 +385,7 @@ public final class ServiceWorkloads {
         log.printf("  " + prefix + "W4 " + label + " rep %d: enqueue %,.0f req/s, delivered %,.0f jobs/s, p50 %.0f p99 %.0f max %.0f ms, lost %.0f dup %.0f (burst lost %.0f)%n",
                 rep, m.get("enqueue_req_per_s"), m.get("delivered_jobs_per_s"), m.get("p50"), m.get("p99"), m.get("max"),
                 m.get("lost"), m.get("duplicated"), m.get("burst_lost"));
+        return m;
     }
 
     private void w6(int rep) throws Exception {

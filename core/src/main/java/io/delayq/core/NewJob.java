@@ -123,11 +123,18 @@ public record NewJob(
             canonical.append('\u0000').append(onDead.url())
                     .append('\u0000').append(new TreeMap<>(onDead.headers()));
         }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 12);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JRE", e);
+        // One digest per thread, held by a local class (nothing else of the record changes): a MessageDigest.getInstance
+        // per job searched the security providers on every enqueue. digest() resets it for the next use.
+        final class Sha256 {
+            static final ThreadLocal<MessageDigest> DIGEST = ThreadLocal.withInitial(() -> {
+                try {
+                    return MessageDigest.getInstance("SHA-256");
+                } catch (NoSuchAlgorithmException e) {
+                    throw new IllegalStateException("SHA-256 is part of every JRE", e);
+                }
+            });
         }
+        byte[] digest = Sha256.DIGEST.get().digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(digest, 0, 12);
     }
 }

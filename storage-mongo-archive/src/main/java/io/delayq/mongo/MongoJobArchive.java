@@ -84,6 +84,9 @@ public final class MongoJobArchive implements JobArchive {
     private final Duration tombstoneRetention;
     private final Runnable afterWrite;
     private final MongoOperatorLog operatorLog;
+    private final ArchivedJobIds jobIds;
+    /** Whether {@link #jobIds} lists every record, so that find may trust it (see {@link #keepJobIdDirectory}). */
+    private volatile boolean jobIdsKept;
 
     /**
      * @param database           the archive's database (migrated)
@@ -100,6 +103,26 @@ public final class MongoJobArchive implements JobArchive {
         this.tombstoneRetention = Objects.requireNonNull(tombstoneRetention, "tombstoneRetention");
         this.afterWrite = afterWrite == null ? () -> { } : afterWrite;
         this.operatorLog = new MongoOperatorLog(durable, this.tombstoneRetention, this.afterWrite);
+        this.jobIds = new ArchivedJobIds(durable);
+    }
+
+    /**
+     * From now on keeps the directory of archived job ids ({@link ArchivedJobIds}), after listing the records already
+     * stored (once per database), and lets {@link #find} answer an id it does not list without searching. For the
+     * embedded server, whose queries use no index but a unique one; call it before the archive is used.
+     *
+     * @param soleWriter this archive is the only one writing the database (the embedded server this process
+     *                   started): the directory's keys are then kept in memory too, and most unknown ids need no
+     *                   round trip
+     * @return how many records were listed now (0 on every start after the first)
+     */
+    public long keepJobIdDirectory(boolean soleWriter) {
+        if (soleWriter) {
+            jobIds.soleWriter();
+        }
+        long listed = mutate("list the job ids of the archived records", () -> jobIds.fillOnce(deadLetters, completed));
+        jobIdsKept = true;
+        return listed;
     }
 
     public MongoJobArchive(MongoDatabase database, Duration completedRetention, Runnable afterWrite) {
@@ -139,6 +162,9 @@ public final class MongoJobArchive implements JobArchive {
         }
         try {
             mutate("write " + entries.size() + " finished jobs to the archive", () -> {
+                if (jobIdsKept) {
+                    jobIds.add(entries, now, completedRetention); // first: a record find can see is always listed
+                }
                 if (!dead.isEmpty()) {
                     writeDeadLetters(dead);
                 }
@@ -195,6 +221,9 @@ public final class MongoJobArchive implements JobArchive {
     @Override
     public Optional<Job> find(JobRef ref) {
         return read("find job " + ref, () -> {
+            if (jobIdsKept && !jobIds.mayHold(ref)) {
+                return Optional.empty(); // one lookup of a unique key; the searches below scan on the embedded server
+            }
             Document dead = deadLetters.find(Filters.and(Filters.eq(TOPIC, ref.topic()), Filters.eq(JOB_ID, ref.id()),
                             ArchiveDocuments.live()))
                     .sort(Sorts.descending(DEAD_AT)).limit(1).first();
@@ -346,8 +375,13 @@ public final class MongoJobArchive implements JobArchive {
      * no TTL monitor, so its factory calls this now and then.
      */
     public long expireCompleted(long nowMs) {
-        return mutate("expire completed jobs",
-                () -> completed.deleteMany(Filters.lt(ArchiveDocuments.EXPIRE_AT, new Date(nowMs))).getDeletedCount());
+        return mutate("expire completed jobs", () -> {
+            long expired = completed.deleteMany(Filters.lt(ArchiveDocuments.EXPIRE_AT, new Date(nowMs))).getDeletedCount();
+            if (jobIdsKept) {
+                jobIds.expire(nowMs); // after the records: an id stays listed while a record of it is left
+            }
+            return expired;
+        });
     }
 
     /** Counts of both collections (dead letters not purged), for tests and diagnostics. */

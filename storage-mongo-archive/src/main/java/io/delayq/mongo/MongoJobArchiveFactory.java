@@ -157,6 +157,9 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
                 java.time.Duration.ofMillis(tombstoneRetention.toMilliseconds()),
                 embedded == null ? null : embedded::commit);
         signUnsigned(archive);
+        if (embedded != null) {
+            keepJobIdDirectory(archive);
+        }
         lifecycle.manage(new Managed() {
             @Override
             public void stop() {
@@ -235,6 +238,20 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
         } catch (RuntimeException e) {
             LOG.warn("Could not compute the failure signatures of older dead letters; they are left out of failure"
                     + " groups and of host, status, group and payload filters until the next start: {}", e.toString());
+        }
+    }
+
+    /**
+     * The embedded server answers a query from an index only for a unique one: the archive keeps a directory of its job
+     * ids so that a lookup of an unknown job is one key lookup rather than a scan (see {@link ArchivedJobIds}). Until
+     * it has listed what is stored, find searches as before: a failure here is logged, and tried again at the next start.
+     */
+    private static void keepJobIdDirectory(MongoJobArchive archive) {
+        try {
+            archive.keepJobIdDirectory(true); // its server, started here for this process: the only writer
+        } catch (RuntimeException e) {
+            LOG.warn("Could not list the job ids of the archived records; a GET of a job the store has forgotten searches"
+                    + " the whole archive until the next start: {}", e.toString());
         }
     }
 

@@ -90,11 +90,16 @@ public class TokenFactory {
         return sha256(token);
     }
 
-    static byte[] sha256(String text) {
+    /** One digest per thread: every request hashes the token it presents, and a lookup per call costs a provider search. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JRE", e);
         }
+    });
+
+    static byte[] sha256(String text) {
+        return SHA256.get().digest(text.getBytes(StandardCharsets.UTF_8)); // digest() resets it for the next use
     }
 }

@@ -203,7 +203,7 @@ public final class CallbackGuard {
     }
 
     /** Whether a host (without IPv6 brackets) is an IPv6 or dotted-quad IPv4 literal rather than a name. */
-    static boolean isAddressLiteral(String host) {
+    public static boolean isAddressLiteral(String host) {
         return host.contains(":") || DOTTED_QUAD.matcher(host).matches();
     }
 

@@ -14,6 +14,7 @@ import org.slf4j.MDC;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /**
@@ -40,7 +41,19 @@ public final class RequestIdFilter implements Filter {
 
     /** The caller's id when valid; otherwise (absent, too long, other characters) a new one. */
     static String idFor(String header) {
-        return header != null && VALID.matcher(header).matches() ? header : UUID.randomUUID().toString();
+        return header != null && VALID.matcher(header).matches() ? header : newId();
+    }
+
+    /**
+     * A random UUID (version 4) from {@link ThreadLocalRandom}: an id for correlating log lines needs to be unique, not
+     * unguessable, and {@link UUID#randomUUID()} draws from one {@code SecureRandom} that every request thread would
+     * queue on.
+     */
+    static String newId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L; // version 4
+        long low = (random.nextLong() & ~(0xC000L << 48)) | (0x8000L << 48); // IETF variant
+        return new UUID(high, low).toString();
     }
 
     @Override

@@ -76,7 +76,8 @@ public class JobsResource {
      *   <li>400 Bad Request: the body is not JSON of the right shape (unknown field, wrong type)</li>
      *   <li>409 Conflict: the id is taken by a job with different content</li>
      *   <li>422 Unprocessable Content: a rule is broken (topic or id, payload size, delay, callback URL …)</li>
-     *   <li>503 Service Unavailable: the store cannot be reached; nothing was stored</li>
+     *   <li>503 Service Unavailable: the store cannot be reached or did not confirm the write in time; it may or
+     *   may not have been stored (send it again with the same id)</li>
      * </ul>
      */
     @POST
@@ -105,7 +106,8 @@ public class JobsResource {
      *   <li>200 OK: per-item results</li>
      *   <li>400 Bad Request: the body is not JSON of the right shape (nothing is stored)</li>
      *   <li>422 Unprocessable Content: no jobs, or more than the batch limit (nothing is stored)</li>
-     *   <li>503 Service Unavailable: the store cannot be reached; nothing was stored</li>
+     *   <li>503 Service Unavailable: the store cannot be reached or did not confirm the write in time; it may or
+     *   may not have been stored (send it again with the same id)</li>
      * </ul>
      */
     @POST
@@ -205,7 +207,12 @@ public class JobsResource {
         return JobView.of(scheduler.reschedule(new JobRef(topic, id), request));
     }
 
+    /**
+     * The job's path, for {@code Location}. Topic and id have been checked ({@link io.delayq.core.JobRules}): their
+     * characters are all allowed in a path segment as they are, so the path is joined rather than built through a
+     * {@link UriBuilder} template, which parsed and encoded it again on every POST.
+     */
     static URI jobUri(String topic, String id) {
-        return UriBuilder.fromResource(JobsResource.class).path("jobs/{id}").build(topic, id);
+        return URI.create("/v1/topics/" + topic + "/jobs/" + id);
     }
 }

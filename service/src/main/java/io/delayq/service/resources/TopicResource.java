@@ -44,8 +44,9 @@ public class TopicResource {
 
     /**
      * @param rules           the limits a topic's backoff is held to, as a job's is
-     * @param settingsChanged told after each change, so that this instance's delivery engine re-reads the settings and
-     *                        looks for due jobs now (a resumed topic, a new default callback) rather than later
+     * @param settingsChanged told after each change, so that this instance's scheduler resolves its next jobs against
+     *                        the new settings and its delivery engine re-reads them and looks for due jobs now (a
+     *                        resumed topic, a new default callback) rather than later
      * @param audit           where each change is recorded (who, what)
      */
     public TopicResource(JobStore store, TopicSettingsUpdate update, JobRules rules, Consumer<String> settingsChanged,

@@ -40,6 +40,9 @@ public final class CallbackCheck implements Consumer<Callback> {
     }
 
     private void checkAddresses(String host) {
+        if (CallbackGuard.isAddressLiteral(host.startsWith("[") ? host.substring(1, host.length() - 1) : host)) {
+            return; // an address literal resolves to itself, which the guard's check of the URL has judged already
+        }
         try {
             InetAddress.getAllByName(host);
         } catch (UnknownHostException notYet) {

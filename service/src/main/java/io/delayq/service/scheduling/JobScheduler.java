@@ -40,6 +40,7 @@ public final class JobScheduler {
     private final Meter enqueued;
     private final Consumer<String> topicSeen;
     private final TopicActivity activity;
+    private final EnqueueSettings settings;
 
     /**
      * @param store         where jobs go
@@ -60,6 +61,15 @@ public final class JobScheduler {
         this.enqueued = enqueued;
         this.activity = activity;
         this.topicSeen = topicSeen;
+        this.settings = new EnqueueSettings(store);
+    }
+
+    /**
+     * The topic's settings were changed through this instance: its next enqueue resolves against the new ones (others
+     * read them again within a second; see {@link EnqueueSettings}).
+     */
+    public void settingsChanged(String topic) {
+        settings.changed(topic);
     }
 
     /**
@@ -79,7 +89,7 @@ public final class JobScheduler {
      */
     public EnqueueResult schedule(String topic, ScheduleJobRequest request, TraceContext trace) {
         JobRules.checkTopic(topic);
-        NewJob job = toNewJob(topic, request, store.settings(topic)).withTrace(trace);
+        NewJob job = toNewJob(topic, request, settings.of(topic)).withTrace(trace);
         EnqueueResult result = store.enqueue(job);
         StoreException.check(result.status(), job.ref(), "scheduled");
         counted(topic, List.of(result));
@@ -105,7 +115,7 @@ public final class JobScheduler {
             throw new IllegalArgumentException("jobs is required: send {\"jobs\": [ … ]} with 1 to "
                     + "the batch limit of jobs");
         }
-        TopicSettings settings = store.settings(topic);
+        TopicSettings settings = this.settings.of(topic);
         var outcomes = new ArrayList<BatchOutcome>(requests.size());
         var accepted = new ArrayList<NewJob>(requests.size());
         for (ScheduleJobRequest request : requests) {
