@@ -13,8 +13,11 @@ import io.delayq.core.archive.JobArchive;
 import io.delayq.service.admin.DeadLettersResource;
 import io.delayq.service.audit.AuditResource;
 import io.delayq.service.audit.AuditTrail;
+import io.delayq.service.breaker.BreakerVisibility;
+import io.delayq.service.breaker.CircuitSnapshot;
 import io.delayq.service.bulk.BulkOperationRunner;
 import io.delayq.service.bulk.BulkOperationsResource;
+import io.delayq.service.history.CoarseStoreClock;
 import io.delayq.service.history.TopicActivity;
 import io.delayq.service.history.TopicHistoryRecorder;
 import io.delayq.service.insight.TopicInsightsResource;
@@ -122,14 +125,20 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         environment.lifecycle().manage(archiver);
         environment.healthChecks().register("archiver", archiver.healthCheck());
         DeliveryFactory delivery = config.getDelivery();
+        // After the store and the archive, so that it stops (finishing the notices in flight) before they close.
+        config.getDeadNotices().build(store, archive, delivery.callbackGuard(), delivery.getSigningSecret(),
+                environment);
         PolicyDefaults policy = delivery.policyDefaults();
         // Registered after the store, so it stops (and flushes its last second) before the store closes.
-        TopicHistoryRecorder history = new TopicHistoryRecorder(store, environment.metrics(), store::now,
-                HISTORY_FLUSH_MS);
+        TopicHistoryRecorder history = new TopicHistoryRecorder(store, environment.metrics(),
+                new CoarseStoreClock(store::now), HISTORY_FLUSH_MS);
         environment.lifecycle().manage(history);
+        // The circuit breakers of callback origins as operators see them (admin endpoint, health check, gauges).
+        CircuitSnapshot circuits = new CircuitSnapshot(store);
+        BreakerVisibility.register(environment, store, circuits, delivery.getBreaker());
         // /metrics/prometheus on the admin port; before the engine is built (it takes over its callback-latency timer).
         TopicActivity activity = CompositeTopicActivity.of(history,
-                PrometheusExposition.register(environment, config.getPrometheus()));
+                PrometheusExposition.register(environment, config.getPrometheus(), circuits::circuits));
         DeliveryEngine engine = delivery.build(store, environment, activity);
 
         Consumer<Callback> callbackCheck = new CallbackCheck(config.getLimits().jobRules(), delivery.callbackGuard());
@@ -181,7 +190,10 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                 config.getLimits().getMaxBatchSize()));
         jersey.register(new TopicsResource(store));
         jersey.register(new TopicResource(store, new TopicSettingsUpdate(environment.getObjectMapper(), scheduler),
-                rules, engine::wake, audit));
+                rules, topic -> {
+                    scheduler.settingsChanged(topic);
+                    engine.wake(topic);
+                }, audit));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.delayq.service;
 
+import io.delayq.core.breaker.BreakerPolicy;
 import io.delayq.mongo.MongoJobArchiveFactory;
 import io.delayq.postgres.PostgresJobStoreFactory;
 import io.delayq.postgres.archive.PostgresJobArchiveFactory;
@@ -55,6 +56,9 @@ class ConfigurationTest {
 
         String secret = System.getenv().getOrDefault("DELAYQ_SIGNING_SECRET", "dev-secret");
         assertThat(config.getDelivery().getSigningSecret()).isEqualTo(secret);
+        // the shipped configuration turns the circuit breaker on, with the documented defaults
+        assertThat(config.getDelivery().getBreaker().policy())
+                .isEqualTo(new BreakerPolicy(true, 10, 5_000, 300_000, 20));
         String token = System.getenv().getOrDefault("DELAYQ_TOKEN", "dev-token");
         assertThat(config.getAuth().getTokens()).hasSize(2);
         assertThat(config.getAuth().getTokens().get(0)).satisfies(t -> {
@@ -84,6 +88,9 @@ class ConfigurationTest {
         assertThat(config.getLimits().getMaxBatchSize()).isEqualTo(1000);
         assertThat(config.getLimits().getMaxAttempts()).isEqualTo(100);
         assertThat(config.getAuth().getTokens()).isEmpty();
+        assertThat(config.getDelivery().getBreaker().policy())
+                .as("off in code, so an old configuration keeps its behaviour")
+                .isEqualTo(new BreakerPolicy(false, 10, 5_000, 300_000, 20));
     }
 
     /** The PostgreSQL store is in the service jar: a {@code type:} line and its {@code database} block select it. */
@@ -160,6 +167,12 @@ class ConfigurationTest {
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("maxPayload");
         assertThatThrownBy(() -> parse("store: {type: nosuchstore}\ndelivery: {signingSecret: s}\n"))
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("nosuchstore");
+        assertThatThrownBy(() -> parse("delivery: {signingSecret: s, breaker: {failureThreshold: 0}}\n"))
+                .isInstanceOf(ConfigurationValidationException.class)
+                .hasMessageContaining("delivery.breaker.failureThreshold");
+        assertThatThrownBy(() -> parse("delivery: {signingSecret: s, breaker: {probeInterval: 1m, maxProbeInterval: 10s}}\n"))
+                .isInstanceOf(ConfigurationValidationException.class)
+                .hasMessageContaining("maxProbeInterval must not be shorter than probeInterval");
     }
 
     private DelayqConfiguration parse(String yaml) throws Exception {

@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>a success is acknowledged through the {@link AckBatcher} (batched, never blocks the caller);</li>
  *   <li>a failure is recorded with {@code nack}: retried after the retry policy's delay (or the receiver's
  *       {@code Retry-After}), or {@code DEAD} when attempts are exhausted. A nack blocks on the store, so callers on
- *       a timer or HTTP client thread use {@link #failedLater}, which runs it on a few store-writer threads.</li>
+ *       a timer or HTTP client thread use {@link #failedLater}, which runs it on a few store-writer threads;</li>
+ *   <li>a job the circuit breaker holds is recorded with a held {@code nack} ({@link #heldLater}): postponed, its
+ *       attempt given back.</li>
  * </ul>
  * After a stop's grace period the engine <i>abandons</i> what is still in flight: those attempts are not recorded,
  * their leases expire and count as the attempt.
@@ -219,6 +221,38 @@ final class AttemptOutcomes {
             }
         } catch (RuntimeException e) {
             errors.log("record the failed attempt of " + lease.ref() + " (its lease will expire instead)", e);
+        } finally {
+            released(ts);
+        }
+    }
+
+    /**
+     * The circuit breaker holds the job instead of sending it (its origin's circuit is open, or the release after a
+     * close is at its rate): a held nack on a store writer postpones it without using its attempt. Not a failure, in
+     * the metrics either. If it cannot be written (stopping), the lease expires, as for anything else in flight.
+     */
+    void heldLater(TopicState ts, Lease lease, Failure hold) {
+        if (!onStoreWriter(() -> held(ts, lease, hold))) {
+            released(ts);
+        }
+    }
+
+    private void held(TopicState ts, Lease lease, Failure hold) {
+        try {
+            if (abandoned) {
+                return;
+            }
+            long start = System.nanoTime();
+            StoreStatus status = store.nack(LeaseRef.of(lease), hold);
+            writeTimes.record(System.nanoTime() - start);
+            if (status != StoreStatus.OK) {
+                LOG.debug("holding {} answered {}", lease.ref(), status);
+                return;
+            }
+            LOG.debug("{} held for {} ms: {}", lease.ref(), hold.retryDelayMs(), hold.error());
+            timers.armDue(ts, clock.storeNowMillis() + hold.retryDelayMs() + 1, Long.MIN_VALUE);
+        } catch (RuntimeException e) {
+            errors.log("hold " + lease.ref() + " (its lease will expire instead)", e);
         } finally {
             released(ts);
         }

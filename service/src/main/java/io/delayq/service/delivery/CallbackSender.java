@@ -5,6 +5,8 @@ import io.delayq.core.Job;
 import io.delayq.core.Lease;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.TopicSettings;
+import io.delayq.service.breaker.Admission;
+import io.delayq.service.breaker.CallbackBreaker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * payload with the {@link CallbackHeaders} through the non-blocking {@link CallbackClient} and, when the answer comes
  * (on one of the client's threads), hands the outcome to {@link AttemptOutcomes}: 2xx is a success; any other
  * status, a timeout, a refused connection or a refused address is a failed attempt, with the receiver's
- * {@code Retry-After} on 429 and 503 (capped by {@code maxRetryAfter}).
+ * {@code Retry-After} on 429 and 503 (capped by {@code maxRetryAfter}). Before the request the endpoint circuit
+ * breaker ({@link CallbackBreaker}) may hold the job instead (its origin's circuit is open, or its held jobs are being
+ * released at a bounded rate), and it is told what the request got.
  */
 final class CallbackSender {
     private static final Logger LOG = LoggerFactory.getLogger(CallbackSender.class);
@@ -36,12 +40,13 @@ final class CallbackSender {
     private final long maxRetryAfterMs;
     private final AttemptBudget budget;
     private final CallbackTracing tracing;
+    private final CallbackBreaker breaker;
     private final ConcurrentHashMap<String, URI> checkedCallbacks = new ConcurrentHashMap<>();
     private volatile CallbackClient http;
 
     CallbackSender(CallbackGuard guard, CallbackHeaders headers, PolicyDefaults policy, StoreClock clock,
                    AttemptOutcomes outcomes, DeliveryMetrics metrics, long maxRetryAfterMs, AttemptBudget budget,
-                   CallbackTracing tracing) {
+                   CallbackTracing tracing, CallbackBreaker breaker) {
         this.guard = guard;
         this.headers = headers;
         this.policy = policy;
@@ -51,6 +56,7 @@ final class CallbackSender {
         this.maxRetryAfterMs = maxRetryAfterMs;
         this.budget = budget;
         this.tracing = tracing;
+        this.breaker = breaker;
     }
 
     /** @param maxConnections connections at most to one callback host (the engine's concurrency bound) */
@@ -78,6 +84,11 @@ final class CallbackSender {
             outcomes.failedLater(ts, lease, settings, refused.getMessage(), null, null);
             return;
         }
+        Admission admission = breaker.admit(lease, settings, callback.url());
+        if (admission.hold() != null) {
+            outcomes.heldLater(ts, lease, admission.hold()); // an open circuit: postponed, its attempt given back
+            return;
+        }
         if (LOG.isDebugEnabled()) {
             LOG.debug("delivering {} attempt {} to {}", job.ref(), lease.attempt(), uri);
         }
@@ -89,7 +100,7 @@ final class CallbackSender {
             // refused when the job was accepted; checked again for jobs written before a rule existed
             CallbackGuard.checkHeaders(callback.headers());
             http.post(uri, headers.of(lease, callback, body, trace.headers()), body, timeoutMs,
-                    answer -> answered(ts, lease, settings, answer, sentNanos, timeoutMs, trace));
+                    answer -> answered(ts, lease, settings, answer, sentNanos, timeoutMs, trace, admission));
         } catch (IllegalArgumentException badHeader) {
             trace.failed("a callback header cannot be sent");
             outcomes.failedLater(ts, lease, settings, "a callback header cannot be sent (" + badHeader.getMessage()
@@ -120,7 +131,7 @@ final class CallbackSender {
 
     /** The answer of an attempt, on an HTTP client thread: acks without blocking, hands failures to a store writer. */
     private void answered(TopicState ts, Lease lease, TopicSettings settings, CallbackClient.Answer answer,
-                          long sentNanos, long timeoutMs, CallbackTracing.Attempt trace) {
+                          long sentNanos, long timeoutMs, CallbackTracing.Attempt trace, Admission admission) {
         long elapsed = System.nanoTime() - sentNanos;
         if (answer.failure() != null) {
             trace.failed(FailureMessages.describe(answer.failure(), timeoutMs));
@@ -132,6 +143,7 @@ final class CallbackSender {
             return;
         }
         metrics.callbackLatency.update(elapsed, TimeUnit.NANOSECONDS);
+        breaker.answered(admission, answer.failure(), answer.status());
         if (answer.status() == ACCEPTED) {
             outcomes.acceptedLater(ts, lease, settings);
             return;

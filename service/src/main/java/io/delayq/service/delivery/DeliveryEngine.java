@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheck;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
+import io.delayq.service.breaker.CallbackBreaker;
 import io.delayq.service.history.TopicActivity;
 import io.dropwizard.lifecycle.Managed;
 import io.opentelemetry.api.GlobalOpenTelemetry;
@@ -20,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>finding due jobs: {@link TopicTimers}, {@link ReservePump}, {@link SafetySweep}, {@link LeaseExpiry};</li>
  *   <li>bounding concurrency: {@link DeliverySlots};</li>
- *   <li>delivering: {@link LeaseDispatcher}, {@link CallbackSender}, {@link AttemptOutcomes}, {@link AckBatcher}.</li>
+ *   <li>delivering: {@link LeaseDispatcher}, {@link CallbackSender}, {@link AttemptOutcomes}, {@link AckBatcher};</li>
+ *   <li>protecting receivers: the endpoint circuit breaker, {@link CallbackBreaker}.</li>
  * </ul>
  *
  * <p>A Dropwizard {@link Managed}: {@link #start()} subscribes to the store's wake-ups and runs a first sweep;
@@ -48,6 +50,7 @@ public final class DeliveryEngine implements Managed {
     private final DeliverySlots slots;
     private final AttemptOutcomes outcomes;
     private final CallbackSender sender;
+    private final CallbackBreaker breaker;
     private final ReservePump pump;
     private final LeaseExpiry leaseExpiry;
     private final SafetySweep sweep;
@@ -88,9 +91,10 @@ public final class DeliveryEngine implements Managed {
         AttemptBudget budget = new AttemptBudget(writeTimes);
         this.outcomes = new AttemptOutcomes(store, policy, clock, slots, timers, this.metrics, errors, budget,
                 writeTimes, config.getAsyncAckTimeout().toMilliseconds());
+        this.breaker = new CallbackBreaker(store, config.getBreaker().policy(), clock::storeNowMillis, metrics);
         this.sender = new CallbackSender(config.callbackGuard(), new CallbackHeaders(signatures), policy, clock,
                 outcomes, this.metrics, config.getMaxRetryAfter().toMilliseconds(), budget,
-                new CallbackTracing(GlobalOpenTelemetry.get()));
+                new CallbackTracing(GlobalOpenTelemetry.get()), breaker);
         LeaseDispatcher dispatcher = new LeaseDispatcher(store, policy, clock, sender, outcomes, this.metrics);
         this.pump = new ReservePump(store, policy, clock, slots, timers, dispatcher, this.metrics, errors);
         this.leaseExpiry = new LeaseExpiry(store, clock, timers, pump, errors);
@@ -106,6 +110,7 @@ public final class DeliveryEngine implements Managed {
         }
         timers.start();
         outcomes.start(ackBatchSize, ackFlushNanos);
+        breaker.start();
         sender.start(maxConcurrency);
         long before = clock.localMicros();
         try {
@@ -147,6 +152,7 @@ public final class DeliveryEngine implements Managed {
         outcomes.abandon(); // before the client aborts them: aborted attempts are not recorded as failures
         sender.stop();
         outcomes.close();
+        breaker.stop(); // its last circuit writes and held counts, while the store is still open
         if (left > 0) {
             LOG.warn("delivery engine stopped with {} callbacks still in flight after the {} ms grace period;"
                     + " they will be delivered again when their leases expire", left, graceMs);

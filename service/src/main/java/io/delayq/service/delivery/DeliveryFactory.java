@@ -7,6 +7,7 @@ import io.delayq.core.Backoff;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.RetryPolicy;
+import io.delayq.service.breaker.BreakerFactory;
 import io.delayq.service.history.TopicActivity;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
@@ -55,6 +56,10 @@ import java.util.concurrent.TimeUnit;
  *       cloud metadata addresses.</td></tr>
  *   <tr><td>{@code allowPrivateNetworks}</td><td>true</td><td>Whether loopback and private addresses (127/8, 10/8,
  *       172.16/12, 192.168/16, fc00::/7, …) may be called; true so that local receivers work out of the box.</td></tr>
+ *   <tr><td>{@code breaker}</td><td>off</td><td>The endpoint circuit breaker's defaults, which a topic's
+ *       {@code breaker} overrides: {@code {enabled: false, failureThreshold: 10, probeInterval: 5s,
+ *       maxProbeInterval: 5m, releasePerSecond: 20}} ({@link io.delayq.service.breaker.BreakerFactory}). The shipped
+ *       config.yml turns it on.</td></tr>
  * </table>
  */
 public class DeliveryFactory {
@@ -112,6 +117,10 @@ public class DeliveryFactory {
 
     private boolean allowPrivateNetworks = true;
 
+    @Valid
+    @NotNull
+    private BreakerFactory breaker = new BreakerFactory();
+
     /** The service-wide retry and timeout defaults that job and topic settings fall back to. */
     public PolicyDefaults policyDefaults() {
         return new PolicyDefaults(defaultMaxAttempts, defaultBackoff, callbackTimeout.toMilliseconds());
@@ -147,6 +156,16 @@ public class DeliveryFactory {
     /** Builds an engine outside Dropwizard (tests, embedding); the caller starts and stops it. */
     public DeliveryEngine build(JobStore store, MetricRegistry metrics) {
         return new DeliveryEngine(store, this, metrics);
+    }
+
+    @JsonProperty
+    public BreakerFactory getBreaker() {
+        return breaker;
+    }
+
+    @JsonProperty
+    public void setBreaker(BreakerFactory breaker) {
+        this.breaker = breaker;
     }
 
     @JsonProperty

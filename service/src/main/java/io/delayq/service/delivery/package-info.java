@@ -99,6 +99,14 @@
  * {@code ackFlushInterval}, 10 ms by default, of successes) and callbacks in flight are unknown outcomes; their leases
  * expire, and what an expired lease means on a job's last attempt is the store's rule (see the root README).
  *
+ * <h2>Circuit breaker</h2>
+ * Before each callback the {@link io.delayq.service.breaker.CallbackBreaker} (package {@code io.delayq.service.breaker})
+ * looks at its view of the callback origin's circuit: closed, the attempt is made; open, the job is <i>held</i> — a
+ * {@code nack} with {@link io.delayq.core.Failure#held} on a store writer ({@code AttemptOutcomes.heldLater}), which
+ * postpones it without using its attempt — except the one probe per interval; just closed, held jobs go out at the
+ * topic's {@code releasePerSecond}. After the answer, a refused connection, a timeout or a 5xx is recorded as a failure
+ * of the origin, and an answer resets it, on the breaker's own thread. A topic with the breaker off never touches it.
+ *
  * <h2>Bounded concurrency</h2>
  * A global semaphore ({@code maxConcurrency}) and one per topic ({@code maxConcurrencyPerTopic}) bound the callbacks
  * in flight. The engine reserves only as many jobs as it holds slots for, so a lease never waits for a slot; a topic

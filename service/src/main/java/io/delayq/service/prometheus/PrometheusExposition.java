@@ -2,11 +2,15 @@ package io.delayq.service.prometheus;
 
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.jvm.MemoryUsageGaugeSet;
+import io.delayq.core.breaker.OriginCircuit;
 import io.delayq.service.history.TopicActivity;
 import io.dropwizard.core.setup.Environment;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * {@value #PATH} on the admin port: the service's metrics for Prometheus, in the text format 0.0.4 or OpenMetrics
@@ -23,7 +27,12 @@ public final class PrometheusExposition {
     private PrometheusExposition() {
     }
 
-    public static TopicActivity register(Environment environment, PrometheusFactory factory) {
+    /**
+     * @param circuits the callback origins' circuits, read at scrape time for the per-origin circuit-breaker series
+     *                 (a cached snapshot: see {@link CircuitSeries})
+     */
+    public static TopicActivity register(Environment environment, PrometheusFactory factory,
+                                         Supplier<List<OriginCircuit>> circuits) {
         // A registry of its own, not the client's static default: every application in one JVM (the tests start
         // several) exposes its own metrics.
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -35,6 +44,7 @@ public final class PrometheusExposition {
         TopicLabels labels = new TopicLabels(factory.getTopicLimit());
         TopicDepthSeries.register(registry, environment.metrics(), labels);
         CallbackLatencyHistogram.register(registry, environment.metrics());
+        CircuitSeries.register(registry, circuits);
         TopicActivity activity = new PrometheusTopicActivity(registry, labels);
         environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping(PATH);
         return activity;

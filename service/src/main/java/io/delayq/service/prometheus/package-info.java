@@ -19,6 +19,10 @@
  *   <li>Histograms with explicit buckets from 1 ms to 10 min ({@link io.delayq.service.prometheus.LatencyBuckets}):
  *   {@code delayq_delivery_lateness_seconds} (due time to the start of delivery) and
  *   {@code delayq_delivery_callback_latency_seconds}.</li>
+ *   <li>Per callback origin, for origins whose circuit breaker is open or has jobs held ({@code CircuitSeries}; 20
+ *   origins, the rest summed into {@code origin="other"}):
+ *   {@code delayq_breaker_origin_open}, {@code delayq_breaker_origin_held_jobs}. Their totals over all origins are
+ *   the bridged gauges {@code delayq_breaker_open_circuits} and {@code delayq_breaker_held_jobs}.</li>
  * </ul>
  *
  * <p>The Grafana dashboard {@code docs/grafana/delayq.json} is built on these series; GrafanaDashboardTest checks

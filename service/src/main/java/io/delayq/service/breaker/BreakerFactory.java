@@ -1,0 +1,118 @@
+package io.delayq.service.breaker;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.delayq.core.breaker.BreakerPolicy;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDuration;
+import io.dropwizard.validation.MinDuration;
+import io.dropwizard.validation.ValidationMethod;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code delivery.breaker:} block of the configuration: the endpoint circuit breaker's service-wide defaults, which
+ * a topic's {@code breaker} settings override field by field ({@link TopicBreakerPolicies}).
+ *
+ * <table>
+ *   <caption>breaker settings</caption>
+ *   <tr><th>Name</th><th>Default</th><th>Description</th></tr>
+ *   <tr><td>{@code enabled}</td><td>false (the shipped config.yml sets true)</td><td>Whether callbacks go through
+ *       the breaker, for topics that do not say. Off by default in code so that an old configuration keeps its
+ *       behaviour.</td></tr>
+ *   <tr><td>{@code failureThreshold}</td><td>10</td><td>Consecutive failed attempts (connection failure, timeout,
+ *       5xx) to one origin that open its circuit.</td></tr>
+ *   <tr><td>{@code probeInterval}</td><td>5s</td><td>Wait before the first probe of an open circuit; doubles after
+ *       each failed probe.</td></tr>
+ *   <tr><td>{@code maxProbeInterval}</td><td>5m</td><td>Cap of that wait.</td></tr>
+ *   <tr><td>{@code releasePerSecond}</td><td>20</td><td>After the circuit closes, jobs per second per service
+ *       instance sent to the origin while its held jobs drain.</td></tr>
+ * </table>
+ */
+public class BreakerFactory {
+    private boolean enabled = false;
+
+    @Min(1)
+    @Max(10_000)
+    private int failureThreshold = 10;
+
+    @NotNull
+    @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
+    @MaxDuration(value = 24, unit = TimeUnit.HOURS)
+    private Duration probeInterval = Duration.seconds(5);
+
+    @NotNull
+    @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
+    @MaxDuration(value = 24, unit = TimeUnit.HOURS)
+    private Duration maxProbeInterval = Duration.minutes(5);
+
+    @Min(1)
+    @Max(100_000)
+    private int releasePerSecond = 20;
+
+    /** The defaults as a policy that topic settings are laid over. */
+    public BreakerPolicy policy() {
+        return new BreakerPolicy(enabled, failureThreshold, probeInterval.toMilliseconds(),
+                maxProbeInterval.toMilliseconds(), releasePerSecond);
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "maxProbeInterval must not be shorter than probeInterval")
+    public boolean isProbeCapAboveInterval() {
+        return probeInterval == null || maxProbeInterval == null
+                || maxProbeInterval.toMilliseconds() >= probeInterval.toMilliseconds();
+    }
+
+    @JsonProperty
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    @JsonProperty
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    @JsonProperty
+    public int getFailureThreshold() {
+        return failureThreshold;
+    }
+
+    @JsonProperty
+    public void setFailureThreshold(int failureThreshold) {
+        this.failureThreshold = failureThreshold;
+    }
+
+    @JsonProperty
+    public Duration getProbeInterval() {
+        return probeInterval;
+    }
+
+    @JsonProperty
+    public void setProbeInterval(Duration probeInterval) {
+        this.probeInterval = probeInterval;
+    }
+
+    @JsonProperty
+    public Duration getMaxProbeInterval() {
+        return maxProbeInterval;
+    }
+
+    @JsonProperty
+    public void setMaxProbeInterval(Duration maxProbeInterval) {
+        this.maxProbeInterval = maxProbeInterval;
+    }
+
+    @JsonProperty
+    public int getReleasePerSecond() {
+        return releasePerSecond;
+    }
+
+    @JsonProperty
+    public void setReleasePerSecond(int releasePerSecond) {
+        this.releasePerSecond = releasePerSecond;
+    }
+}

@@ -1,0 +1,22 @@
+package io.delayq.service.breaker;
+
+import io.delayq.core.JobStore;
+import io.dropwizard.core.setup.Environment;
+
+/**
+ * What an operator sees of the breakers: {@code GET /v1/admin/circuits} ({@link CircuitsResource}), the
+ * {@value CallbackEndpointsHealthCheck#NAME} health check and the {@code delayq.breaker.*} gauges. The meters are the
+ * engine's ({@link CallbackBreaker}); the Prometheus series per origin read the same {@link CircuitSnapshot}.
+ */
+public final class BreakerVisibility {
+    private BreakerVisibility() {
+    }
+
+    public static void register(Environment environment, JobStore store, CircuitSnapshot snapshot,
+                                BreakerFactory config) {
+        environment.jersey().register(new CircuitsResource(store, config.isEnabled()));
+        environment.healthChecks().register(CallbackEndpointsHealthCheck.NAME,
+                new CallbackEndpointsHealthCheck(snapshot));
+        CircuitGauges.register(environment.metrics(), snapshot);
+    }
+}

@@ -1,0 +1,41 @@
+package io.delayq.service.breaker;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.delayq.core.breaker.OriginCircuit;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One origin's circuit on the wire ({@code GET /v1/admin/circuits}). Times are RFC 3339 in UTC, by the store's clock;
+ * absent when they never happened ({@code openedAt}, {@code closedAt}) or do not apply ({@code nextProbeAt} and
+ * {@code probeIntervalMs} while closed).
+ *
+ * @param state               {@code OPEN}: jobs are held and probes test the origin; {@code CLOSED}: callbacks flow
+ * @param consecutiveFailures failed attempts in a row (reset by an answer)
+ * @param heldJobs            jobs held for the origin and not yet tried again (all instances)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record CircuitView(String origin, String state, int consecutiveFailures, String openedAt, String closedAt,
+                          String nextProbeAt, Long probeIntervalMs, long heldJobs) {
+
+    static CircuitView of(OriginCircuit c) {
+        boolean open = c.isOpen();
+        return new CircuitView(c.origin(), c.state().name(), c.consecutiveFailures(), time(c.openedAt()),
+                time(c.closedAt()), open ? time(c.nextProbeAt()) : null, open ? c.probeIntervalMs() : null,
+                c.heldJobs());
+    }
+
+    private static String time(Long epochMs) {
+        return epochMs == null ? null : Instant.ofEpochMilli(epochMs).toString();
+    }
+
+    /**
+     * {@code GET /v1/admin/circuits}: every origin the store has a record of (any that ever failed), by origin.
+     *
+     * @param enabled whether the breaker is on by default ({@code delivery.breaker.enabled}; topics may differ)
+     * @param kept    whether the store keeps circuits at all
+     */
+    public record Circuits(boolean enabled, boolean kept, List<CircuitView> items) {
+    }
+}
