@@ -49,10 +49,9 @@ import static io.delayq.mongo.ArchiveDocuments.TOPIC;
  * entry is written before the records it lists, so a record the archive holds always has one; an entry whose records
  * are gone (purged letters) only sends find on to the full search, which then finds nothing.
  *
- * <p>For the embedded server the factory starts, this archive is the database's only writer (the server runs in this
- * process, for this process): the keys are then also kept in memory in a {@link JobIdFilter} (filled from the
- * collection at start, added to before every write), so a key missing from the filter is missing from the directory,
- * and most unknown ids are answered with no round trip at all.
+ * <p>Every writer of such a database must keep the directory (the factory's archive does), since find trusts it:
+ * a record written by an archive that does not would not be found once the store forgot its job. Nothing is kept in
+ * memory, so another instance's writes are seen at once.
  */
 final class ArchivedJobIds {
     static final String COLLECTION = "archived_job_ids";
@@ -64,19 +63,8 @@ final class ArchivedJobIds {
     private static final Logger LOG = LoggerFactory.getLogger(ArchivedJobIds.class);
 
     private final MongoCollection<Document> ids;
-    /**
-     * Every listed key, in memory, when this archive is the database's only writer: most unknown ids are then answered
-     * without asking the server at all. Null otherwise (another writer's keys would be missing from it).
-     */
-    private volatile JobIdFilter filter;
-
     ArchivedJobIds(MongoDatabase database) {
         this.ids = database.getCollection(COLLECTION);
-    }
-
-    /** This archive is the only one writing the database: keep the keys in memory as well (before {@link #fillOnce}). */
-    void soleWriter() {
-        filter = new JobIdFilter();
     }
 
     static String key(String topic, String id) {
@@ -86,9 +74,7 @@ final class ArchivedJobIds {
     /** Whether the archive may hold a record of {@code ref}: false means it holds none. */
     boolean mayHold(JobRef ref) {
         String key = key(ref.topic(), ref.id());
-        JobIdFilter keys = filter;
-        return (keys == null || keys.mightContain(key))
-                && ids.find(Filters.eq(ID, key)).projection(Projections.include(ID)).first() != null;
+        return ids.find(Filters.eq(ID, key)).projection(Projections.include(ID)).first() != null;
     }
 
     /** One id to list: held by a dead letter ({@code until} null) or by completed records until {@code until}. */
@@ -117,11 +103,6 @@ final class ArchivedJobIds {
             } else {
                 completedUntil.merge(listing.key(), listing.until(), (a, b) -> a.after(b) ? a : b);
             }
-        }
-        JobIdFilter keys = filter;
-        if (keys != null) { // before the entries: a key the directory lists is always in the filter
-            dead.forEach(keys::add);
-            completedUntil.keySet().forEach(keys::add);
         }
         List<WriteModel<Document>> updates = new ArrayList<>();
         dead.forEach(key -> updates.add(new UpdateOneModel<>(Filters.eq(ID, key),
@@ -161,12 +142,6 @@ final class ArchivedJobIds {
      * @return how many records were listed
      */
     long fillOnce(MongoCollection<Document> deadLetters, MongoCollection<Document> completed) {
-        JobIdFilter keys = filter;
-        if (keys != null) {
-            for (Document entry : ids.find().projection(Projections.include(ID))) {
-                keys.add(entry.getString(ID)); // what earlier starts listed (the marker too: harmless)
-            }
-        }
         if (ids.find(Filters.eq(ID, FILLED_MARKER)).first() != null) {
             return 0;
         }

@@ -109,17 +109,12 @@ public final class MongoJobArchive implements JobArchive {
     /**
      * From now on keeps the directory of archived job ids ({@link ArchivedJobIds}), after listing the records already
      * stored (once per database), and lets {@link #find} answer an id it does not list without searching. For the
-     * embedded server, whose queries use no index but a unique one; call it before the archive is used.
+     * embedded server, whose queries use no index but a unique one; call it before the archive is used. Every archive
+     * writing that database must keep it (see {@link ArchivedJobIds}).
      *
-     * @param soleWriter this archive is the only one writing the database (the embedded server this process
-     *                   started): the directory's keys are then kept in memory too, and most unknown ids need no
-     *                   round trip
      * @return how many records were listed now (0 on every start after the first)
      */
-    public long keepJobIdDirectory(boolean soleWriter) {
-        if (soleWriter) {
-            jobIds.soleWriter();
-        }
+    public long keepJobIdDirectory() {
         long listed = mutate("list the job ids of the archived records", () -> jobIds.fillOnce(deadLetters, completed));
         jobIdsKept = true;
         return listed;

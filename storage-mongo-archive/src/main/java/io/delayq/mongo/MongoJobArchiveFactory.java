@@ -248,7 +248,7 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
      */
     private static void keepJobIdDirectory(MongoJobArchive archive) {
         try {
-            archive.keepJobIdDirectory(true); // its server, started here for this process: the only writer
+            archive.keepJobIdDirectory();
         } catch (RuntimeException e) {
             LOG.warn("Could not list the job ids of the archived records; a GET of a job the store has forgotten searches"
                     + " the whole archive until the next start: {}", e.toString());

@@ -33,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The directory of archived job ids on the embedded server: a find of a job the archive never held sends no query
  * of {@code dead_letters} or {@code completed} (which mongo-java-server answers by reading every document: it uses no
- * secondary index), and usually none at all (the in-memory filter); where the filter cannot tell, one equality on
- * the directory's {@code _id}, which the server serves from its unique {@code _id} index. The driver's own command
+ * secondary index), only one equality on the directory's {@code _id}, which the server serves from its unique
+ * {@code _id} index. The driver's own command
  * monitoring sees every command sent.
  */
 class ArchivedJobIdsTest {
@@ -89,7 +89,7 @@ class ArchivedJobIdsTest {
     @Test
     void aJobTheArchiveNeverHeldIsNoSearch() {
         MongoJobArchive archive = newArchive(Duration.ofDays(7));
-        archive.keepJobIdDirectory(true);
+        archive.keepJobIdDirectory();
         String topic = newTopic();
         Job dead = deadJob(topic, "dead-1", 1_000, 5_000);
         Job done = succeeded(topic, "done-1", System.currentTimeMillis());
@@ -97,7 +97,8 @@ class ArchivedJobIdsTest {
 
         finds.clear();
         assertThat(archive.find(new JobRef(topic, "never-seen"))).isEmpty();
-        assertThat(finds).as("the in-memory filter knows it was never listed: no round trip").isEmpty();
+        assertThat(finds).as("one lookup of a unique key, no search").containsExactly(new Find(ArchivedJobIds.COLLECTION,
+                new BsonDocument("_id", new BsonString(topic + "/never-seen"))));
 
         // the ids it holds are found as before, through the searches
         finds.clear();
@@ -107,21 +108,18 @@ class ArchivedJobIdsTest {
                 .contains(V1ArchiveCollections.DEAD_LETTERS, V1ArchiveCollections.COMPLETED);
     }
 
-    /** Without the in-memory filter (another writer on the database), an unknown id is one lookup of a unique key. */
+    /** Nothing is kept in memory: what another instance keeping the directory writes is found at once. */
     @Test
-    void withOtherWritersAnUnknownJobIsOneLookupOfTheDirectorysIdAndNoSearch() {
+    void anotherWritersRecordsAreFoundAtOnce() {
         MongoJobArchive archive = newArchive(Duration.ofDays(7));
-        archive.keepJobIdDirectory(false);
+        archive.keepJobIdDirectory();
+        MongoJobArchive other = newArchive(Duration.ofDays(7));
+        other.keepJobIdDirectory();
         String topic = newTopic();
-        Job dead = deadJob(topic, "dead-1", 1_000, 5_000);
-        newArchive(Duration.ofDays(7)).write(List.of(entry(succeeded(topic, "other", System.currentTimeMillis()))));
-        archive.write(List.of(entry(dead)));
-
-        finds.clear();
-        assertThat(archive.find(new JobRef(topic, "never-seen"))).isEmpty();
-        assertThat(finds).containsExactly(new Find(ArchivedJobIds.COLLECTION,
-                new BsonDocument("_id", new BsonString(topic + "/never-seen"))));
-        assertThat(archive.find(new JobRef(topic, "dead-1"))).contains(dead);
+        Job done = succeeded(topic, "other", System.currentTimeMillis());
+        assertThat(archive.find(new JobRef(topic, "other"))).isEmpty();
+        other.write(List.of(entry(done)));
+        assertThat(archive.find(new JobRef(topic, "other"))).contains(done);
     }
 
     @Test
@@ -132,16 +130,16 @@ class ArchivedJobIdsTest {
         newArchive(Duration.ofDays(7)).write(List.of(entry(dead), entry(done))); // an archive without the directory
 
         MongoJobArchive archive = newArchive(Duration.ofDays(7));
-        assertThat(archive.keepJobIdDirectory(true)).isEqualTo(2);
+        assertThat(archive.keepJobIdDirectory()).isEqualTo(2);
         assertThat(archive.find(new JobRef(topic, "old-dead"))).contains(dead);
         assertThat(archive.find(new JobRef(topic, "old-done"))).contains(done);
-        assertThat(newArchive(Duration.ofDays(7)).keepJobIdDirectory(true)).as("the next start lists nothing again").isZero();
+        assertThat(newArchive(Duration.ofDays(7)).keepJobIdDirectory()).as("the next start lists nothing again").isZero();
     }
 
     @Test
     void anIdWhoseCompletedRecordsExpiredLeavesTheDirectoryWithThem() {
         MongoJobArchive archive = newArchive(Duration.ofMinutes(1));
-        archive.keepJobIdDirectory(true);
+        archive.keepJobIdDirectory();
         String topic = newTopic();
         long finishedAt = System.currentTimeMillis();
         archive.write(List.of(entry(succeeded(topic, "short", finishedAt)), entry(deadJob(topic, "kept", 1_000, 5_000))));
@@ -152,7 +150,7 @@ class ArchivedJobIdsTest {
         assertThat(ids.countDocuments(new org.bson.Document("_id", topic + "/short"))).isZero();
         assertThat(ids.countDocuments(new org.bson.Document("_id", topic + "/kept")))
                 .as("a dead letter's id stays listed: letters do not expire").isEqualTo(1);
-        // still in the in-memory filter (it only grows until the next start): one lookup of the key, no search
+        // gone from the directory: one lookup of the key, no search
         finds.clear();
         assertThat(archive.find(new JobRef(topic, "short"))).isEmpty();
         assertThat(finds).containsExactly(new Find(ArchivedJobIds.COLLECTION,
@@ -162,7 +160,7 @@ class ArchivedJobIdsTest {
     @Test
     void aDeadLetterKeepsItsIdListedWhenACompletedRecordOfTheSameIdComesLater() {
         MongoJobArchive archive = newArchive(Duration.ofMinutes(1));
-        archive.keepJobIdDirectory(true);
+        archive.keepJobIdDirectory();
         String topic = newTopic();
         Job dead = deadJob(topic, "x", 1_000, 5_000);
         long finishedAt = System.currentTimeMillis();

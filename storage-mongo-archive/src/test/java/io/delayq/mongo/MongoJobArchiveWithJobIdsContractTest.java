@@ -6,15 +6,14 @@ import java.time.Duration;
 
 /**
  * The archive contract again with the directory of archived job ids kept, as the factory keeps it for the embedded
- * server ({@link MongoJobArchive#keepJobIdDirectory(boolean)}), without the in-memory filter (the contract writes
- * through a second instance): find answers from it for ids it does not list, and must still find every life, purge
- * and expiry the contract describes.
+ * server ({@link MongoJobArchive#keepJobIdDirectory()}): find answers from it for ids it does not list, and must still
+ * find every life, purge and expiry the contract describes, also across the contract's two instances.
  */
 class MongoJobArchiveWithJobIdsContractTest extends MongoJobArchiveContractTest {
     @Override
     protected JobArchive newArchiveWithRetention(Duration completedRetention, Duration tombstoneRetention) {
         MongoJobArchive archive = (MongoJobArchive) super.newArchiveWithRetention(completedRetention, tombstoneRetention);
-        archive.keepJobIdDirectory(false); // the contract writes through two instances at once
+        archive.keepJobIdDirectory();
         return archive;
     }
 }
