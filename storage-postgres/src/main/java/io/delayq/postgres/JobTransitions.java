@@ -1,8 +1,6 @@
 package io.delayq.postgres;
 
-import io.delayq.postgres.Rows.Created;
 import io.delayq.postgres.Rows.Extended;
-import io.delayq.postgres.Rows.Reserved;
 import io.delayq.postgres.Rows.Targeted;
 import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.locator.UseClasspathSqlLocator;
@@ -14,28 +12,11 @@ import java.util.Optional;
 /**
  * The job transitions, one statement each, in {@code io/delayq/postgres/JobTransitions/<method>.sql}: the
  * counterparts of the Redis store's Lua scripts. Each file's header names its binds and what it returns; arrays
- * carry batches (one element per job).
+ * carry batches (one element per job). {@code enqueue}, {@code reserve} and {@code ack} run on plain JDBC
+ * ({@link BatchTransitions}).
  */
 @UseClasspathSqlLocator
 interface JobTransitions {
-
-    @SqlQuery
-    List<Created> enqueue(@Bind("topics") String[] topics, @Bind("ids") String[] ids, @Bind("push") Boolean[] push,
-                          @Bind("delayMs") Long[] delayMs, @Bind("runAtMs") Long[] runAtMs,
-                          @Bind("maxAttempts") Integer[] maxAttempts, @Bind("fingerprints") String[] fingerprints,
-                          @Bind("timeoutMs") Long[] timeoutMs, @Bind("broadcast") Boolean[] broadcast,
-                          @Bind("callbacks") String[] callbacks, @Bind("backoffs") String[] backoffs,
-                          @Bind("payloads") String[] payloads, @Bind("traceparents") String[] traceparents,
-                          @Bind("tracestates") String[] tracestates, @Bind("onDeads") String[] onDeads);
-
-    @SqlQuery
-    List<Reserved> reserve(@Bind("topic") String topic, @Bind("push") boolean push, @Bind("max") int max,
-                           @Bind("defaultLeaseMs") long defaultLeaseMs);
-
-    /** One status name per lease, in order. */
-    @SqlQuery
-    List<String> ack(@Bind("topics") String[] topics, @Bind("ids") String[] ids, @Bind("tokens") Long[] tokens,
-                     @Bind("historySize") int historySize);
 
     /** A status name. */
     @SqlQuery

@@ -68,8 +68,9 @@ import javax.sql.DataSource;
 public final class PostgresJobStore implements JobStore {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresJobStore.class);
     /**
-     * Jobs per enqueue statement: a whole API batch (at most 1,000) is one statement, so one commit and one WAL flush;
-     * larger lists are split to bound a statement's size (payloads up to 64 KiB each) and its lock set.
+     * Jobs per enqueue statement (or COPY transaction, {@link CopyEnqueue}): a whole API batch (at most 1,000) is one,
+     * so one commit and one WAL flush; larger lists are split to bound its size (payloads up to 64 KiB each) and its
+     * lock set.
      */
     static final int ENQUEUE_CHUNK = 1_000;
     private static final int MAX_RESERVE = 10_000;
@@ -79,6 +80,7 @@ public final class PostgresJobStore implements JobStore {
     private static final Comparator<JobRef> REF_ORDER = Comparator.comparing(JobRef::topic).thenComparing(JobRef::id);
 
     private final JobTransitions transitions;
+    private final BatchTransitions batches;
     private final JobQueries queries;
     private final PostgresCircuitBreakers circuits;
     private final PostgresStoreOptions options;
@@ -87,6 +89,7 @@ public final class PostgresJobStore implements JobStore {
     private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService reaper;
     private final EnqueueCoalescer coalescer = new EnqueueCoalescer("PostgreSQL", this::enqueue);
+    private final ReserveCoalescer reserves = new ReserveCoalescer(MAX_RESERVE, this::reserveNow);
     private volatile Runnable onClose = () -> { };
 
     /**
@@ -97,8 +100,10 @@ public final class PostgresJobStore implements JobStore {
      */
     PostgresJobStore(DataSource dataSource, Notifications.Connector listen, PostgresStoreOptions options) {
         Jdbi jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin()).installPlugin(new PostgresPlugin());
-        Rows.register(jdbi, new JobRowMapper(mapper));
+        JobRowMapper jobs = new JobRowMapper(mapper);
+        Rows.register(jdbi, jobs);
         this.transitions = jdbi.onDemand(JobTransitions.class);
+        this.batches = new BatchTransitions(dataSource, jobs);
         this.queries = jdbi.onDemand(JobQueries.class);
         this.circuits = new PostgresCircuitBreakers(jdbi);
         this.options = options;
@@ -150,9 +155,12 @@ public final class PostgresJobStore implements JobStore {
         // a stored job would be.
         Map<JobRef, Integer> firsts = new LinkedHashMap<>();
         String[] fingerprints = new String[jobs.size()]; // a SHA-256 each: computed once
+        String checkedTopic = null; // a batch is mostly of one topic: its pattern is matched once, not once per job
         for (int i = 0; i < jobs.size(); i++) {
             NewJob job = jobs.get(i);
-            JobRules.checkTopic(job.topic());
+            if (!job.topic().equals(checkedTopic)) {
+                checkedTopic = JobRules.checkTopic(job.topic());
+            }
             JobRules.checkId(job.id());
             firsts.putIfAbsent(job.ref(), i);
             fingerprints[i] = job.fingerprint();
@@ -210,43 +218,15 @@ public final class PostgresJobStore implements JobStore {
 
     private List<Created> insert(List<JobRef> chunk, Map<JobRef, Integer> firsts, List<NewJob> jobs,
                                  String[] jobFingerprints) {
-        int n = chunk.size();
-        String[] topics = new String[n];
-        String[] ids = new String[n];
-        Boolean[] push = new Boolean[n];
-        Long[] delayMs = new Long[n];
-        Long[] runAtMs = new Long[n];
-        Integer[] maxAttempts = new Integer[n];
-        String[] fingerprints = new String[n];
-        Long[] timeoutMs = new Long[n];
-        Boolean[] broadcast = new Boolean[n];
-        String[] callbacks = new String[n];
-        String[] backoffs = new String[n];
-        String[] payloads = new String[n];
-        String[] traceparents = new String[n];
-        String[] tracestates = new String[n];
-        String[] onDeads = new String[n];
-        for (int k = 0; k < n; k++) {
-            int index = firsts.get(chunk.get(k));
-            NewJob job = jobs.get(index);
-            topics[k] = job.topic();
-            ids[k] = job.id();
-            push[k] = job.delivery() == Delivery.PUSH;
-            delayMs[k] = job.delayMs();
-            runAtMs[k] = job.runAtMs();
-            maxAttempts[k] = job.maxAttempts();
-            fingerprints[k] = jobFingerprints[index];
-            timeoutMs[k] = job.timeoutMs();
-            broadcast[k] = job.broadcast();
-            callbacks[k] = job.callback() == null ? null : json(job.callback(), job.ref());
-            backoffs[k] = job.backoff() == null ? null : json(job.backoff(), job.ref());
-            payloads[k] = job.payload();
-            traceparents[k] = job.trace() == null ? null : job.trace().traceparent();
-            tracestates[k] = job.trace() == null ? null : job.trace().tracestate();
-            onDeads[k] = job.onDead() == null ? null : json(job.onDead(), job.ref());
+        List<NewJob> ordered = new ArrayList<>(chunk.size());
+        List<String> fingerprints = new ArrayList<>(chunk.size());
+        for (JobRef ref : chunk) {
+            int index = firsts.get(ref);
+            ordered.add(jobs.get(index));
+            fingerprints.add(jobFingerprints[index]);
         }
-        return call("enqueue", () -> transitions.enqueue(topics, ids, push, delayMs, runAtMs, maxAttempts,
-                fingerprints, timeoutMs, broadcast, callbacks, backoffs, payloads, traceparents, tracestates, onDeads));
+        Map<String, Object[]> arrays = EnqueueBinds.of(ordered, fingerprints, mapper);
+        return callDirect("enqueue", () -> batches.enqueue(arrays));
     }
 
     private static Job createdJob(NewJob job, long runAt, long createdAt) {
@@ -367,8 +347,13 @@ public final class PostgresJobStore implements JobStore {
         if (max < 1) {
             throw new IllegalArgumentException("max must be at least 1");
         }
-        List<Reserved> rows = call("reserve", () ->
-                transitions.reserve(topic, lane == Delivery.PUSH, Math.min(MAX_RESERVE, max), defaultLeaseMs));
+        return reserves.reserve(topic, lane, Math.min(MAX_RESERVE, max), defaultLeaseMs);
+    }
+
+    /** One reserve statement (for one caller, or for several that {@link ReserveCoalescer} lets share it). */
+    private ReserveResult reserveNow(String topic, Delivery lane, int max, long defaultLeaseMs) {
+        List<Reserved> rows = callDirect("reserve", () ->
+                batches.reserve(topic, lane == Delivery.PUSH, max, defaultLeaseMs));
         List<Lease> leases = new ArrayList<>(rows.size());
         for (Reserved r : rows) {
             if (r.job() != null) {
@@ -417,7 +402,7 @@ public final class PostgresJobStore implements JobStore {
             String[] topics = round.stream().map(i -> leases.get(i).job().topic()).toArray(String[]::new);
             String[] ids = round.stream().map(i -> leases.get(i).job().id()).toArray(String[]::new);
             Long[] tokens = round.stream().map(i -> leases.get(i).token()).toArray(Long[]::new);
-            List<String> answers = call("ack", () -> transitions.ack(topics, ids, tokens, options.historySize()));
+            List<String> answers = callDirect("ack", () -> batches.ack(topics, ids, tokens, options.historySize()));
             for (int k = 0; k < round.size(); k++) {
                 statuses[round.get(k)] = StoreStatus.valueOf(answers.get(k));
             }
@@ -665,7 +650,7 @@ public final class PostgresJobStore implements JobStore {
         for (int attempt = 1; ; attempt++) {
             try {
                 return action.get();
-            } catch (JdbiException e) {
+            } catch (JdbiException | BatchTransitions.Failure e) {
                 if (attempt < 3 && isRetryable(e)) {
                     continue;
                 }
@@ -673,6 +658,17 @@ public final class PostgresJobStore implements JobStore {
                         + rootMessage(e) + " (is PostgreSQL running and reachable?)", e);
             }
         }
+    }
+
+    /** {@link #call} for a statement on plain JDBC ({@link BatchTransitions}). */
+    private static <T> T callDirect(String operation, BatchTransitions.Call<T> action) {
+        return call(operation, () -> {
+            try {
+                return action.run();
+            } catch (SQLException e) {
+                throw new BatchTransitions.Failure(e);
+            }
+        });
     }
 
     private static boolean isRetryable(Throwable e) {

@@ -58,23 +58,6 @@ final class Rows {
                 rs.getLong("minute_ms"), rs.getLong("enqueued"), rs.getLong("delivered"), rs.getLong("failed"),
                 rs.getLong("dead"), lateness(rs)));
         jdbi.registerRowMapper(Job.class, jobs);
-        jdbi.registerRowMapper(Created.class, (rs, ctx) ->
-                new Created(rs.getString("topic"), rs.getString("id"), rs.getLong("run_at"), rs.getLong("created_at")));
-        jdbi.registerRowMapper(Reserved.class, (rs, ctx) -> {
-            String id = rs.getString("id");
-            Job job = null;
-            String unreadable = null;
-            if (id != null) {
-                try {
-                    job = jobs.map(rs, ctx);
-                } catch (RuntimeException e) {
-                    unreadable = String.valueOf(e.getMessage());
-                }
-            }
-            return new Reserved(id, job, unreadable, rs.getLong("lease_token"),
-                    id == null ? 0 : JobRowMapper.millis(rs, "lease_deadline"), rs.getLong("now_ms"),
-                    nullableLong(rs, "next_ms"));
-        });
         jdbi.registerRowMapper(Extended.class, (rs, ctx) ->
                 new Extended(rs.getString("status"), nullableLong(rs, "deadline_ms")));
         jdbi.registerRowMapper(Targeted.class, (rs, ctx) ->
@@ -91,6 +74,32 @@ final class Rows {
                         jobs.rawRow(rs), String.valueOf(e.getMessage()));
             }
         });
+    }
+
+    /** Where the columns of {@code reserve}'s rows are, looked up once per result set. */
+    record ReservedColumns(JobRowMapper.Columns job, int token, int deadline, int now, int next) {
+        ReservedColumns(ResultSet rs) throws SQLException {
+            this(new JobRowMapper.Columns(rs), rs.findColumn("lease_token"), rs.findColumn("lease_deadline"),
+                    rs.findColumn("now_ms"), rs.findColumn("next_ms"));
+        }
+    }
+
+    /** A row of {@code reserve} ({@link BatchTransitions#reserve}). */
+    static Reserved reserved(ResultSet rs, JobRowMapper jobs, ReservedColumns c) throws SQLException {
+        String id = rs.getString(c.job().id);
+        Job job = null;
+        String unreadable = null;
+        if (id != null) {
+            try {
+                job = jobs.map(rs, c.job());
+            } catch (RuntimeException e) {
+                unreadable = String.valueOf(e.getMessage());
+            }
+        }
+        long nextMs = rs.getLong(c.next());
+        Long next = rs.wasNull() ? null : nextMs;
+        return new Reserved(id, job, unreadable, rs.getLong(c.token()),
+                id == null ? 0 : JobRowMapper.millis(rs, c.deadline()), rs.getLong(c.now()), next);
     }
 
     /** A stored histogram as {@link LatenessBuckets#COUNT} counts (padded with zeros should it be shorter). */

@@ -80,6 +80,30 @@ class TransitionPlansTest {
 
         assertThat(plan).as("the leased jobs are skipped by a hash lookup").contains("hashed SubPlan");
         assertThat(plan).as("not by a nested loop over them per row").doesNotContain("Rows Removed by Join Filter");
+        assertThat(plan).as("each locked row is updated where the lock found it, not looked up again by key")
+                .contains("Tid Scan on delayq_jobs").doesNotContain("Index Scan using delayq_jobs_pkey");
+    }
+
+    @Test
+    void anAckBatchReadsTheTopicsSettingsOncePerTopic() {
+        String topic = "plans-" + UUID.randomUUID();
+        List<Lease> batch = leaseAll(topic).subList(0, 500);
+
+        String plan = explain(h -> h.createQuery("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql("ack"))
+                .bindArray("topics", String.class, batch.stream().map(l -> l.job().topic()).toList())
+                .bindArray("ids", String.class, batch.stream().map(l -> l.job().id()).toList())
+                .bindArray("tokens", Long.class, batch.stream().map(Lease::token).toList())
+                .bind("historySize", 100));
+
+        assertThat(plan).as("archiveSucceeded is looked up for the batch's one topic, not for each of its 500 jobs")
+                .containsPattern("Scan (using delayq_topics_pkey )?on delayq_topics t \\(actual rows=\\d+ loops=1\\)");
+    }
+
+    @Test
+    void aTimeIsConvertedToMillisecondsInlineNotByTheSqlFunctionExecutor() {
+        String plan = explain(h -> h.createQuery("EXPLAIN (VERBOSE) SELECT delayq_ms(run_at) FROM delayq_jobs LIMIT 1"));
+
+        assertThat(plan).as("V10's delayq_ms is inlined").doesNotContain("delayq_ms(").contains("EXTRACT(epoch");
     }
 
     @Test

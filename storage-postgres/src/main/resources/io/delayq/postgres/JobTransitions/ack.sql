@@ -3,7 +3,8 @@
 -- Binds (arrays, one element per lease, distinct jobs, sorted by topic and id): :topics, :ids, :tokens; :historySize.
 -- Returns one row per lease, in input order: status OK, STALE_LEASE (not leased, or another token: nothing changes)
 -- or NOT_FOUND.
-WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
+-- The clock's ms are computed once (now.ms), not once per row in the history entry.
+WITH now AS MATERIALIZED (SELECT t, delayq_ms(t) AS ms FROM (SELECT delayq_now() AS t) c),
 input AS (
     SELECT * FROM unnest(:topics::text[], :ids::text[], :tokens::bigint[]) WITH ORDINALITY AS i(topic, id, token, ord)
 ),
@@ -13,8 +14,7 @@ done AS (
         lease_token = NULL,
         lease_deadline = NULL,
         finished_at = now.t,
-        history = delayq_history(j.history, jsonb_build_object('number', j.attempts, 'at', delayq_ms(now.t)),
-                                 :historySize)
+        history = delayq_history(j.history, jsonb_build_object('number', j.attempts, 'at', now.ms), :historySize)
     FROM input i, now
     -- A token is set only while the job is leased (CHECK leased_iff_lease), so it alone says "still this lease".
     -- No state = 'leased' here on purpose: with it the planner may probe the small partial lease index once per input
@@ -23,10 +23,15 @@ done AS (
     WHERE j.topic = i.topic AND j.id = i.id AND j.lease_token = i.token
     RETURNING j.*
 ),
+archiving AS MATERIALIZED (
+    -- the topics of the batch whose succeeded jobs are archived: one lookup per topic, not one per job
+    SELECT b.topic FROM (SELECT DISTINCT i.topic FROM input i) b
+    WHERE (SELECT (t.settings ->> 'archiveSucceeded')::boolean FROM delayq_topics t WHERE t.topic = b.topic)
+),
 archived AS (
     INSERT INTO delayq_outbox
     SELECT d.* FROM done d
-    WHERE (SELECT (t.settings ->> 'archiveSucceeded')::boolean FROM delayq_topics t WHERE t.topic = d.topic)
+    WHERE d.topic IN (SELECT a.topic FROM archiving a)
 ),
 counted AS (
     INSERT INTO delayq_counters AS c (topic, shard, leased, succeeded)

@@ -7,7 +7,7 @@
 -- Returns one row per job created now (topic, id, run_at, created_at); a job not returned already existed.
 -- NOTIFY delayq_wake 'topic\nLANE\nms' once per topic and lane whose earliest run time moved earlier. The "before" is
 -- read from the statement's snapshot, which does not see this statement's own inserts.
-WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
+WITH now AS MATERIALIZED (SELECT t, delayq_ms(t) AS ms FROM (SELECT delayq_now() AS t) c),
 input AS (
     SELECT *
     FROM unnest(:topics::text[], :ids::text[], :push::boolean[], :delayMs::bigint[], :runAtMs::bigint[],
@@ -42,6 +42,7 @@ woken AS (
                               WHERE j.topic = l.topic AND j.push = l.push AND j.state = 'scheduled'), 'infinity')
 )
 -- woken is selected so that it runs: an unreferenced SELECT in WITH is never executed
-SELECT c.topic, c.id, delayq_ms(c.run_at) AS run_at, delayq_ms(c.created_at) AS created_at, w.n AS woken
+SELECT c.topic, c.id, delayq_ms(c.run_at) AS run_at, now.ms AS created_at, w.n AS woken
 FROM created c
+CROSS JOIN now
 CROSS JOIN (SELECT count(*) AS n FROM woken) w

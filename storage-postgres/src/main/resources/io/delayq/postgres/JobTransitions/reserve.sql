@@ -9,11 +9,15 @@
 -- flush also makes durable every lease written before it.
 -- Returns one row per lease (the leased job's columns), each with now_ms (the database's clock) and next_ms (the
 -- earliest run time still scheduled in the lane, or null); when nothing was leased, one row of nulls but now_ms and
--- next_ms.
-WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
+-- next_ms. Both are converted to ms once, in their materialized CTEs (a plain subquery in FROM is pulled up, and its
+-- expression evaluated again for every row of the result).
+WITH now AS MATERIALIZED (SELECT t, delayq_ms(t) AS ms FROM (SELECT delayq_now() AS t) c),
 async AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS v),
 due AS MATERIALIZED (
-    SELECT j.topic, j.id
+    -- ctid: the UPDATE below fetches each locked row where the lock found it (a TID scan). A locked row cannot move;
+    -- a row that a concurrent transaction changed between this statement's snapshot and the lock is not visible at
+    -- its new ctid to the UPDATE, so it is not leased this time (it stays scheduled and is reported as next)
+    SELECT j.ctid AS tid
     FROM delayq_jobs j
     WHERE j.topic = :topic AND j.push = :push AND j.state = 'scheduled' AND j.run_at <= (SELECT t FROM now)
     ORDER BY j.run_at
@@ -27,7 +31,7 @@ leased AS (
         lease_token = delayq_token(),
         lease_deadline = now.t + coalesce(j.timeout_ms, :defaultLeaseMs) * interval '1 millisecond'
     FROM due, now
-    WHERE j.topic = due.topic AND j.id = due.id
+    WHERE j.ctid = due.tid
     RETURNING j.*
 ),
 counted AS (
@@ -36,15 +40,15 @@ counted AS (
     ON CONFLICT (topic, shard) DO UPDATE SET scheduled = c.scheduled + excluded.scheduled,
                                              leased = c.leased + excluded.leased
 ),
-next AS (
+next AS MATERIALIZED (
     -- rows this statement leased still look scheduled in its snapshot: skip them (at most :max index entries)
-    SELECT (SELECT j.run_at FROM delayq_jobs j
-            WHERE j.topic = :topic AND j.push = :push AND j.state = 'scheduled'
-              -- NOT IN over the CTE becomes one hashed lookup per row; NOT EXISTS was planned as a nested loop
-              -- over due for every row scanned (quadratic in :max)
-              AND j.id NOT IN (SELECT due.id FROM due)
-            ORDER BY j.run_at LIMIT 1) AS t
+    SELECT delayq_ms((SELECT j.run_at FROM delayq_jobs j
+                      WHERE j.topic = :topic AND j.push = :push AND j.state = 'scheduled'
+                        -- NOT IN over the CTE becomes one hashed lookup per row; NOT EXISTS was planned as a nested
+                        -- loop over the batch for every row scanned (quadratic in :max)
+                        AND j.id NOT IN (SELECT leased.id FROM leased)
+                      ORDER BY j.run_at LIMIT 1)) AS ms
 )
-SELECT l.*, delayq_ms(now.t) AS now_ms, delayq_ms(next.t) AS next_ms, async.v AS commit_mode
+SELECT l.*, now.ms AS now_ms, next.ms AS next_ms, async.v AS commit_mode
 FROM now CROSS JOIN next CROSS JOIN async LEFT JOIN leased l ON true
 ORDER BY l.run_at, l.id
