@@ -85,6 +85,24 @@ class TransitionPlansTest {
     }
 
     @Test
+    void aReserveAmongManyJobsFetchesOnlyTheRowsItLocked() {
+        String topic = "plans-" + UUID.randomUUID();
+        enqueueDueNow(topic);
+        // A table much larger than the batch: here a join of the locked rows with the table was planned as a hash
+        // join over a sequential scan of all of it, on the key and on ctid alike
+        for (int i = 0; i < 10; i++) {
+            enqueueDueNow("plans-filler-" + UUID.randomUUID());
+        }
+        jdbi.useHandle(h -> h.execute("ANALYZE delayq_jobs"));
+
+        String plan = explain(h -> h.createQuery("EXPLAIN (ANALYZE, COSTS OFF) " + sql("reserve"))
+                .bind("topic", topic).bind("push", false).bind("max", 1_000).bind("defaultLeaseMs", 60_000L));
+
+        assertThat(plan).as("the UPDATE reads the %d locked rows by TID, not the whole table", 1_000)
+                .contains("Tid Scan on delayq_jobs").doesNotContain("Seq Scan on delayq_jobs");
+    }
+
+    @Test
     void anAckBatchReadsTheTopicsSettingsOncePerTopic() {
         String topic = "plans-" + UUID.randomUUID();
         List<Lease> batch = leaseAll(topic).subList(0, 500);
