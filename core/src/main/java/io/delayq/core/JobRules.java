@@ -196,8 +196,11 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
      * the parts' own checks, so that a message names the part that is too large whenever one is.
      */
     public NewJob checkJobSize(NewJob job) {
-        long bytes = utf8(job.payload()) + utf8(job.topic()) + utf8(job.id()) + jsonBytes(job.callback())
-                + jsonBytes(job.backoff());
+        long bytes = utf8(job.payload()) + utf8(job.topic()) + utf8(job.id());
+        if (bytes + jsonBound(job.callback()) + jsonBound(job.backoff()) <= maxJobBytes) {
+            return job; // within the limit even as large as their JSON could be: no need to encode them
+        }
+        bytes += jsonBytes(job.callback()) + jsonBytes(job.backoff());
         if (bytes > maxJobBytes) {
             throw new IllegalArgumentException("the job is " + bytes + " bytes (payload, id, callback and backoff"
                     + " together); the limit is " + maxJobBytes + " bytes (limits.maxJobBytes): send a smaller payload,"
@@ -206,8 +209,52 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
         return job;
     }
 
-    private static int utf8(String text) {
-        return text == null ? 0 : text.getBytes(StandardCharsets.UTF_8).length;
+    /** The length of {@code text} in UTF-8, as {@code getBytes(UTF_8).length} (a lone surrogate is one byte, '?'). */
+    static int utf8(String text) {
+        if (text == null) {
+            return 0;
+        }
+        int n = text.length();
+        int bytes = n;
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                continue;
+            }
+            if (c < 0x800) {
+                bytes += 1;
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 2; // 4 bytes for the pair's 2 chars
+                i++;
+            } else if (!Character.isSurrogate(c)) {
+                bytes += 2;
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * At least the size of {@code value}'s JSON: each character of its text as six bytes (the longest escape JSON has),
+     * and room for every field name, quote and colon. Only a {@link Callback} is bounded (a backoff's schedule has no
+     * fixed size, and jobs rarely carry one): anything else is encoded.
+     */
+    private static long jsonBound(Object value) {
+        if (value == null) {
+            return 0;
+        }
+        if (value instanceof Callback callback) {
+            long chars = callback.url() == null ? 0 : callback.url().length();
+            int fields = 2;
+            if (callback.headers() != null) {
+                for (var header : callback.headers().entrySet()) {
+                    chars += (header.getKey() == null ? 0 : header.getKey().length())
+                            + (header.getValue() == null ? 0 : header.getValue().length());
+                    fields++;
+                }
+            }
+            return 6 * chars + 64L * fields;
+        }
+        return jsonBytes(value);
     }
 
     private static long jsonBytes(Object value) {

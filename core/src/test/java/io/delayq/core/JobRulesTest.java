@@ -114,4 +114,30 @@ class JobRulesTest {
         assertThatThrownBy(() -> JobRules.checkTopic("t".repeat(100_000)))
                 .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
     }
+
+    @Test
+    void utf8LengthIsWhatGetBytesGives() {
+        for (String text : List.of("", "plain", "caf\u00e9", "\u20ac and \u4e2d", "\ud83d\ude00 pair",
+                "lone \ud83d high", "lone \ude00 low", "\ude00\ud83d reversed", "end \ud83d")) {
+            assertThat(JobRules.utf8(text)).as(text)
+                    .isEqualTo(text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        }
+    }
+
+    @Test
+    void aCallbackNearTheJobLimitIsMeasuredExactly() {
+        // the limit falls between the callback's real JSON size and the bound used to skip encoding it
+        JobRules rules = new JobRules(1_000, 60_000, 25, 20, 8_192, 1_000);
+        String url = "https://example.com/" + "a".repeat(150);
+        Callback callback = new Callback(url, Map.of("X-Key", "v".repeat(40)));
+        int callbackJson = "{\"url\":\"\",\"headers\":{\"X-Key\":\"\"}}".length() + url.length() + 40;
+        int payload = 1_000 - callbackJson - "t".length() - "id".length();
+        NewJob fits = new NewJob("t", "id", "\"" + "p".repeat(payload - 2) + "\"", 0L, null, 3, null, callback, null,
+                false, Delivery.PUSH);
+        NewJob over = new NewJob("t", "id", "\"" + "p".repeat(payload - 1) + "\"", 0L, null, 3, null, callback, null,
+                false, Delivery.PUSH);
+
+        assertThat(rules.checkJobSize(fits)).isSameAs(fits);
+        assertThatThrownBy(() -> rules.checkJobSize(over)).hasMessageContaining("the job is 1001 bytes");
+    }
 }

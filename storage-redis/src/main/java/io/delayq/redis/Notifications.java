@@ -89,12 +89,19 @@ final class Notifications implements AutoCloseable {
 
     private void run() {
         long pause = 100;
+        boolean lostOnce = false;
         while (!closed) {
+            boolean again = lostOnce;
             JedisPubSub pubSub = new JedisPubSub() {
                 @Override
                 public void onSubscribe(String channel, int subscribedChannels) {
                     heard(); // also the watchdog's probe being answered
                     if (subscribedChannels == 2) {
+                        if (again && !subscribed) {
+                            Connection c = connection;
+                            LOG.info("Redis notification subscription live again{}",
+                                    c == null ? "" : " on " + c.getHostAndPort());
+                        }
                         markSubscribed(true);
                     }
                 }
@@ -116,6 +123,7 @@ final class Notifications implements AutoCloseable {
                 if (subscribed) {
                     pause = 100; // a subscription that worked and then broke: try again soon, not after old failures' pause
                 }
+                lostOnce = true;
                 LOG.warn("Redis notification subscription lost ({}); subscribing again in {} ms", e.getMessage(), pause);
                 nodes.refreshSoon();
             } finally {

@@ -41,8 +41,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedisClusterSubscriptionFailoverTest {
     private static final Logger LOG = LoggerFactory.getLogger(RedisClusterSubscriptionFailoverTest.class);
-    /** How long after the takeover wake-ups and broadcasts must be heard again. */
-    private static final long BOUND_MS = 10_000;
+    /**
+     * How long after the takeover wake-ups and broadcasts must be heard again: 4–7 s on a quiet machine (the watchdog's
+     * 3 s of silence, a new connection, the client's slot map re-read); a loaded CI machine once took over 10 s.
+     * Without the watchdog they are never heard again.
+     */
+    private static final long BOUND_MS = 20_000;
     private static EmbeddedCluster cluster;
 
     @BeforeAll
@@ -67,7 +71,7 @@ class RedisClusterSubscriptionFailoverTest {
     }
 
     @Test
-    void wakeUpsAndBroadcastsAreHeardAgainWithinTenSecondsOfAFailoverOfTheSubscribersMaster() throws Exception {
+    void wakeUpsAndBroadcastsAreHeardAgainWithinTwentySecondsOfAFailoverOfTheSubscribersMaster() throws Exception {
         Map<String, Set<Long>> wakes = new ConcurrentHashMap<>();
         Set<String> broadcasts = ConcurrentHashMap.newKeySet();
         StoreListener listener = new StoreListener() {

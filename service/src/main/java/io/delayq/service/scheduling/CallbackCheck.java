@@ -5,8 +5,9 @@ import io.delayq.core.JobRules;
 import io.delayq.service.delivery.CallbackGuard;
 
 import java.net.InetAddress;
-import java.net.URI;
 import java.net.UnknownHostException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -18,10 +19,18 @@ import java.util.function.Consumer;
  * <p>A host name that does not resolve (yet) is accepted: its addresses cannot be known until delivery, where the
  * engine resolves and checks them again on every attempt. Resolving here goes through the JVM's DNS cache, as the
  * engine's does.
+ *
+ * <p>The checks of the URL itself depend on nothing but the URL and this instance's configuration, and producers send
+ * the same few URLs again and again: a URL that passed them is remembered ({@value #REMEMBERED} at most, forgotten
+ * all at once when full), so a repeat costs a map lookup instead of two URI parses and the guard's rules. What can
+ * change, the addresses a name resolves to, is checked on every call.
  */
 public final class CallbackCheck implements Consumer<Callback> {
+    static final int REMEMBERED = 1_024;
     private final JobRules rules;
     private final CallbackGuard guard;
+    /** URLs that passed {@link CallbackUrls#checkUrl} and {@link CallbackGuard#check}, to their host. */
+    private final Map<String, String> passed = new ConcurrentHashMap<>();
 
     public CallbackCheck(JobRules rules, CallbackGuard guard) {
         this.rules = rules;
@@ -31,12 +40,25 @@ public final class CallbackCheck implements Consumer<Callback> {
     /** @throws IllegalArgumentException naming the field and what to change */
     @Override
     public void accept(Callback callback) {
-        CallbackUrls.checkUrl(callback.url());
+        String host = passed.get(callback.url() == null ? "" : callback.url());
+        if (host == null) {
+            CallbackUrls.checkUrl(callback.url());
+        }
         rules.checkCallbackHeaders(callback.headers());
         CallbackUrls.checkHeaders(callback.headers());
-        URI uri = guard.check(callback.url());
+        if (host == null) {
+            host = guard.check(callback.url()).getHost();
+            remember(callback.url(), host);
+        }
         CallbackGuard.checkHeaders(callback.headers());
-        checkAddresses(uri.getHost());
+        checkAddresses(host);
+    }
+
+    private void remember(String url, String host) {
+        if (passed.size() >= REMEMBERED) {
+            passed.clear(); // many distinct URLs: each costs its full check again, as before this map
+        }
+        passed.put(url, host);
     }
 
     private void checkAddresses(String host) {
