@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,6 +25,33 @@ class JobRulesTest {
         assertThatThrownBy(() -> JobRules.checkTopic("x".repeat(129))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> JobRules.checkId("a b")).hasMessageContaining("job id 'a b' is invalid");
         assertThatThrownBy(() -> JobRules.checkId("line\nbreak")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** The checks are hand-written loops: every UTF-16 unit, and both length bounds, against the documented alphabet. */
+    @Test
+    void topicsAndIdsAcceptExactlyTheDocumentedAlphabet() {
+        Pattern topic = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+        Pattern id = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+        for (char c = 0; c < Character.MAX_VALUE; c++) {
+            for (String text : List.of(String.valueOf(c), "a" + c, c + "z")) {
+                assertThat(accepts(() -> JobRules.checkTopic(text))).as("topic %s", (int) c)
+                        .isEqualTo(topic.matcher(text).matches());
+                assertThat(accepts(() -> JobRules.checkId(text))).as("id %s", (int) c)
+                        .isEqualTo(id.matcher(text).matches());
+            }
+        }
+        assertThat(JobRules.checkTopic("t".repeat(128))).hasSize(128);
+        assertThat(JobRules.checkId(":".repeat(128))).hasSize(128);
+        assertThat(accepts(() -> JobRules.checkId("i".repeat(129)))).isFalse();
+    }
+
+    private static boolean accepts(Runnable check) {
+        try {
+            check.run();
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     @Test
