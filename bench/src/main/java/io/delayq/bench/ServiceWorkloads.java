@@ -302,17 +302,7 @@ public final class ServiceWorkloads {
         }
 
         void timedPass() throws Exception {
-            int n = sizes.w4Jobs();
-            String topic = "bench-w4-" + UUID.randomUUID().toString().substring(0, 8);
-            long t0 = System.nanoTime();
-            Workloads.produce(n, (from, to) -> {
-                ThreadLocalRandom rnd = ThreadLocalRandom.current();
-                for (int id = from; id < to; id++) {
-                    long delay = rnd.nextLong(sizes.w4SpanMs() + 1);
-                    post(process, "/v1/topics/" + topic + "/jobs", jobJson(id, "\"delayMs\":" + delay, cb, null), 201);
-                }
-            });
-            double reqPerSecond = n / ((System.nanoTime() - t0) / 1e9);
+            double reqPerSecond = timedPosts(process, "bench-w4-", 0, cb);
             passes.add(reqPerSecond);
             log.printf("  %sW4 %s rep %d, pass %d (%s the service): %,.0f req/s%n", prefix, CEILING_LABEL, rep,
                     passes.size(), passes.size() == 1 ? "before" : "after", reqPerSecond);
@@ -412,13 +402,22 @@ public final class ServiceWorkloads {
      * @return req/s
      */
     private double postOnly(ServiceProcess service, String callbackUrl) throws Exception {
+        return timedPosts(service, "bench-w4-post-", POST_ONLY_LATER_MS, callbackUrl);
+    }
+
+    /**
+     * W4's timed single POSTs, to a new topic: {@code w4Jobs} jobs from the 8 producers, each due {@code laterMs} plus
+     * a random part of {@code w4SpanMs}. @return req/s
+     */
+    private double timedPosts(ServiceProcess service, String topicPrefix, long laterMs, String callbackUrl)
+            throws Exception {
         int n = sizes.w4Jobs();
-        String topic = "bench-w4-post-" + UUID.randomUUID().toString().substring(0, 8);
+        String topic = topicPrefix + UUID.randomUUID().toString().substring(0, 8);
         long t0 = System.nanoTime();
         Workloads.produce(n, (from, to) -> {
             ThreadLocalRandom rnd = ThreadLocalRandom.current();
             for (int id = from; id < to; id++) {
-                long delay = POST_ONLY_LATER_MS + rnd.nextLong(sizes.w4SpanMs() + 1);
+                long delay = laterMs + rnd.nextLong(sizes.w4SpanMs() + 1);
                 post(service, "/v1/topics/" + topic + "/jobs", jobJson(id, "\"delayMs\":" + delay, callbackUrl, null), 201);
             }
         });
