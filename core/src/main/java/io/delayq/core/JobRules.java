@@ -39,7 +39,7 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
     static final int QUOTE_CHARS = 64;
 
     /** The longest topic or id, in characters (all ASCII, so also in bytes). */
-    static final int MAX_NAME_CHARS = 128;
+    public static final int MAX_NAME_CHARS = 128;
     private static final ObjectMapper JSON = Jackson.newObjectMapper();
 
     public JobRules {
@@ -86,7 +86,7 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
     public static String checkTopic(String topic) {
         if (!isName(topic, false)) {
             throw new IllegalArgumentException("topic " + quote(topic)
-                    + " is invalid: use 1 to 128 characters from A-Z, a-z, 0-9, '.', '_' and '-'");
+                    + " is invalid: use 1 to " + MAX_NAME_CHARS + " characters from A-Z, a-z, 0-9, '.', '_' and '-'");
         }
         return topic;
     }
@@ -94,7 +94,8 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
     public static String checkId(String id) {
         if (!isName(id, true)) {
             throw new IllegalArgumentException("job id " + quote(id)
-                    + " is invalid: use 1 to 128 characters from A-Z, a-z, 0-9, '.', '_', ':' and '-'");
+                    + " is invalid: use 1 to " + MAX_NAME_CHARS
+                    + " characters from A-Z, a-z, 0-9, '.', '_', ':' and '-'");
         }
         return id;
     }

@@ -32,7 +32,8 @@ class JobRulesTest {
     void topicsAndIdsAcceptExactlyTheDocumentedAlphabet() {
         Pattern topic = Pattern.compile("[A-Za-z0-9._-]{1,128}");
         Pattern id = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
-        for (char c = 0; c < Character.MAX_VALUE; c++) {
+        for (int unit = Character.MIN_VALUE; unit <= Character.MAX_VALUE; unit++) {
+            char c = (char) unit;
             for (String text : List.of(String.valueOf(c), "a" + c, c + "z")) {
                 assertThat(accepts(() -> JobRules.checkTopic(text))).as("topic %s", (int) c)
                         .isEqualTo(topic.matcher(text).matches());

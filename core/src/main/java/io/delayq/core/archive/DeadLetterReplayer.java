@@ -56,7 +56,6 @@ public final class DeadLetterReplayer {
 
     /** Dead letters read per page by a bulk replay. */
     private static final int BULK_PAGE = 200;
-    private static final int MAX_ID_LENGTH = 128;
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterReplayer.class);
 
     private final JobStore store;
@@ -265,11 +264,11 @@ public final class DeadLetterReplayer {
      */
     public static String replayId(String id, long createdAt, int number) {
         String suffix = ":" + createdAt + ":r" + number;
-        if (id.length() + suffix.length() <= MAX_ID_LENGTH) {
+        if (id.length() + suffix.length() <= JobRules.MAX_NAME_CHARS) {
             return id + suffix;
         }
         String digest = sha256Hex(id).substring(0, 16);
-        int head = MAX_ID_LENGTH - suffix.length() - digest.length() - 1;
+        int head = JobRules.MAX_NAME_CHARS - suffix.length() - digest.length() - 1;
         return id.substring(0, head) + "-" + digest + suffix;
     }
 

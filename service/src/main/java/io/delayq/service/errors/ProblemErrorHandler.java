@@ -1,6 +1,7 @@
 package io.delayq.service.errors;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.JobRules;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -51,8 +52,8 @@ public final class ProblemErrorHandler extends ErrorHandler {
                     : Problem.of("bad-request", 400, "The HTTP request is malformed (" + message + "). Send one"
                     + " Content-Length or Transfer-Encoding: chunked (not both), and headers as 'Name: value' lines");
             case 414 -> Problem.of("uri-too-long", 414, "The request line is longer than the server accepts ("
-                    + message + "); topic names and ids have at most 128 characters, and anything larger belongs in"
-                    + " the JSON body");
+                    + message + "); topic names and ids have at most " + JobRules.MAX_NAME_CHARS
+                    + " characters, and anything larger belongs in the JSON body");
             case 431 -> Problem.of("headers-too-large", 431, "The request headers are larger than the server accepts ("
                     + message + "); send fewer or smaller headers");
             case 505 -> Problem.of("http-version-not-supported", 505, "This server speaks HTTP/1.1 (and 1.0): send"
