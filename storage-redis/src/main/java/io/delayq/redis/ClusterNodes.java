@@ -38,6 +38,8 @@ final class ClusterNodes implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterNodes.class);
     /** Stands for the one node of a standalone or Sentinel client. */
     private static final Object SINGLE_NODE = "single node";
+    /** A slot-map re-read slower than this is logged: it is a query to one node that answers at once when healthy. */
+    private static final long SLOW_REFRESH_MS = 5_000;
 
     private final UnifiedJedis redis;
     private final ConnectionProvider provider;
@@ -111,8 +113,15 @@ final class ClusterNodes implements AutoCloseable {
             return;
         }
         Thread t = new Thread(() -> {
+            long start = System.nanoTime();
             try {
                 cluster.renewSlotCache();
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                if (ms > SLOW_REFRESH_MS) {
+                    // every call to a moved slot fails until a re-read succeeds, and only one runs at a time
+                    LOG.warn("re-reading the cluster's slot map took {} ms (a node paused, hung or cut off?); calls to"
+                            + " slots that moved failed meanwhile", ms);
+                }
             } catch (RuntimeException e) {
                 LOG.debug("re-reading the cluster's slot map failed, tried again at the next failed call: {}",
                         e.toString());
