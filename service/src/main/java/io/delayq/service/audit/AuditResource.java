@@ -5,7 +5,7 @@ import io.delayq.core.JobRules;
 import io.delayq.core.archive.AuditEntry;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.service.auth.Role;
-import io.delayq.service.resources.RangeParams;
+import io.delayq.service.http.RangeParams;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

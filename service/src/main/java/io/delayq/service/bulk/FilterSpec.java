@@ -1,7 +1,7 @@
 package io.delayq.service.bulk;
 
 import io.delayq.core.archive.DeadLetterQuery;
-import io.delayq.service.admin.DeadLetterFilters;
+import io.delayq.service.deadletters.DeadLetterFilters;
 
 /**
  * The dead letters a bulk operation works through, as its request body gives them: the list endpoint's filters

@@ -14,8 +14,8 @@ import com.fasterxml.jackson.databind.exc.PropertyBindingException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delayq.core.JobRules;
-import io.delayq.service.config.RequestSizeLimit;
-import io.delayq.service.config.StrictUtf8;
+import io.delayq.service.http.RequestSizeLimit;
+import io.delayq.service.http.StrictUtf8;
 import io.dropwizard.util.Duration;
 
 import java.math.BigInteger;

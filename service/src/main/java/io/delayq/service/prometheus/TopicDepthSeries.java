@@ -2,7 +2,6 @@ package io.delayq.service.prometheus;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
-import io.delayq.service.metrics.TopicDepthGauges;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 

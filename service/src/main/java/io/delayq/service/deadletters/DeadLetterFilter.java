@@ -1,0 +1,23 @@
+package io.delayq.service.deadletters;
+
+/**
+ * Which dead letters a bulk replay or purge takes. Times are RFC 3339 ({@code 2026-11-22T08:00:00Z}) or epoch ms.
+ *
+ * @param topic           only this topic
+ * @param from            died at or after
+ * @param to              died before
+ * @param includeReplayed replay: also those replayed before (default false); purge: ignored unless {@code replayed}
+ *                        narrows it
+ * @param replayed        purge only: true = only replayed ones, false = only never replayed ones
+ * @param delayMs         replay only: run the replayed jobs this long from now
+ * @param max             replay only: at most this many per request (default 1000, at most 10000)
+ * @param cursor          replay only: the {@code nextCursor} of the previous answer, to go on after the dead letters it
+ *                        took (without it a replay starts from the newest, and tries failed ones again)
+ */
+public record DeadLetterFilter(String topic, String from, String to, Boolean includeReplayed, Boolean replayed,
+                               Long delayMs, Integer max, String cursor) {
+
+    static DeadLetterFilter none() {
+        return new DeadLetterFilter(null, null, null, null, null, null, null, null);
+    }
+}

@@ -1,0 +1,140 @@
+package io.delayq.service.deadletters;
+
+import io.delayq.core.JobRules;
+import io.delayq.core.archive.DeadLetterCursor;
+import io.delayq.core.archive.DeadLetterQuery;
+import jakarta.ws.rs.core.MultivaluedMap;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads the dead-letter filters of a query string ({@code topic, from, to, replayed, host, status, idPrefix, group,
+ * payload.<field>=<value>} or its long form {@code payloadField=<field>&payloadValue=<value>}) or of a bulk operation's body into a {@link DeadLetterQuery}. An unknown parameter is
+ * refused rather than ignored: a typo in a filter must not widen a purge to letters nobody meant.
+ */
+public final class DeadLetterFilters {
+    static final String PAYLOAD_PREFIX = "payload.";
+    private static final Set<String> KNOWN = Set.of("topic", "from", "to", "replayed", "host", "status", "idPrefix",
+            "group", "payloadField", "payloadValue", "limit", "cursor");
+
+    private DeadLetterFilters() {
+    }
+
+    /**
+     * The filters of a list or groups request. {@code replayed} and {@code status} come typed from JAX-RS (so that
+     * {@code replayed=maybe} is a 400 naming the parameter, like every typed parameter); {@code limit} and
+     * {@code cursor} are read by the caller.
+     */
+    public static DeadLetterQuery fromQuery(MultivaluedMap<String, String> params, Boolean replayed, Integer status,
+                                            int limit, String cursor) {
+        String payloadField = null;
+        String payloadValue = null;
+        for (Map.Entry<String, List<String>> e : params.entrySet()) {
+            String name = e.getKey();
+            if (e.getValue().size() > 1) {
+                throw new IllegalArgumentException("query parameter " + JobRules.quote(name) + " is given "
+                        + e.getValue().size()
+                        + " times; give each filter once");
+            }
+            if (name.startsWith(PAYLOAD_PREFIX)) {
+                if (payloadField != null) {
+                    throw new IllegalArgumentException("one payload filter at a time (payload." + payloadField
+                            + " and " + name + " are both given)");
+                }
+                payloadField = name.substring(PAYLOAD_PREFIX.length());
+                payloadValue = e.getValue().get(0);
+            } else if (!KNOWN.contains(name)) {
+                throw new IllegalArgumentException("unknown query parameter " + JobRules.quote(name)
+                        + "; the filters are topic, from,"
+                        + " to, replayed, host, status, idPrefix, group and payload.<field> (or payloadField and"
+                        + " payloadValue)");
+            }
+        }
+        if (params.containsKey("payloadField") || params.containsKey("payloadValue")) {
+            if (payloadField != null) {
+                throw new IllegalArgumentException("one payload filter at a time (payload." + payloadField
+                        + " and payloadField are both given)");
+            }
+            payloadField = params.getFirst("payloadField");
+            payloadValue = params.getFirst("payloadValue");
+            if (payloadField == null || payloadValue == null) {
+                throw new IllegalArgumentException("payloadField and payloadValue go together (or write"
+                        + " payload.<field>=<value>)");
+            }
+        }
+        return of(params.getFirst("topic"), params.getFirst("from"), params.getFirst("to"), replayed,
+                params.getFirst("host"), status, params.getFirst("idPrefix"), payloadField, payloadValue,
+                params.getFirst("group"), limit, cursor);
+    }
+
+    /** A filter from its parts (blank means absent); {@code IllegalArgumentException} (422) on a bad one. */
+    public static DeadLetterQuery of(String topic, String from, String to, Boolean replayed, String host,
+                                     Integer status, String idPrefix, String payloadField, String payloadValue,
+                                     String group, int limit, String cursor) {
+        String c = blankToNull(cursor);
+        if (c != null) {
+            DeadLetterCursor.decode(c);
+        }
+        String t = blankToNull(topic);
+        return new DeadLetterQuery(t == null ? null : JobRules.checkTopic(t), time("from", from), time("to", to),
+                replayed, limit, c, blankToNull(host), status, blankToNull(idPrefix), blankToNull(payloadField),
+                payloadField == null ? null : payloadValue == null ? "" : payloadValue, blankToNull(group));
+    }
+
+    /** The filter as a query string, for an operation's record and the audit log (limit and cursor left out). */
+    public static String describe(DeadLetterQuery q) {
+        StringBuilder out = new StringBuilder();
+        append(out, "topic", q.topic());
+        append(out, "from", q.fromMs() == null ? null : Instant.ofEpochMilli(q.fromMs()).toString());
+        append(out, "to", q.toMs() == null ? null : Instant.ofEpochMilli(q.toMs()).toString());
+        append(out, "replayed", q.replayed());
+        append(out, "host", q.host());
+        append(out, "status", q.httpStatus());
+        append(out, "idPrefix", q.idPrefix());
+        append(out, "group", q.group());
+        if (q.payloadField() != null) {
+            append(out, PAYLOAD_PREFIX + q.payloadField(), q.payloadValue());
+        }
+        return out.toString();
+    }
+
+    private static void append(StringBuilder out, String name, Object value) {
+        if (value != null) {
+            if (!out.isEmpty()) {
+                out.append('&');
+            }
+            out.append(name).append('=').append(URLEncoder.encode(String.valueOf(value), StandardCharsets.UTF_8));
+        }
+    }
+
+    static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    /** RFC 3339 or epoch milliseconds. */
+    static Long time(String name, String value) {
+        String v = blankToNull(value);
+        if (v == null) {
+            return null;
+        }
+        if (v.chars().allMatch(Character::isDigit)) {
+            try {
+                return Long.parseLong(v);
+            } catch (NumberFormatException e) {
+                // too long for a long: fall through to the message below
+            }
+        }
+        try {
+            return Instant.parse(v).toEpochMilli();
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(name + " " + JobRules.quote(v) + " is not a time; use RFC 3339 like"
+                    + " 2026-11-22T08:00:00Z, or epoch milliseconds");
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.delayq.service.topics;
+
+import io.delayq.core.Backoff;
+import io.delayq.service.api.CallbackSpec;
+import io.dropwizard.util.Duration;
+
+/**
+ * The body of {@code PUT /v1/topics/{topic}}. Fields left out keep their current value; a field sent as
+ * {@code null} goes back to the service default. {@code {"paused": false}} alone resumes a topic.
+ *
+ * @param callback         default callback of jobs that name none (applies to jobs scheduled from now on)
+ * @param maxAttempts      attempts of jobs that do not say (applies to jobs scheduled from now on)
+ * @param backoff          backoff of jobs that do not say
+ * @param timeout          attempt timeout of jobs that do not say, e.g. {@code "30s"}
+ * @param paused           stop delivering the topic's jobs (they keep their place) / resume
+ * @param archiveSucceeded also write succeeded jobs to the archive
+ * @param onDead           where a signed notice goes when a job of the topic is dead, for jobs that name none
+ * @param breaker          the topic's endpoint circuit breaker (replaces it whole; {@code null}: service default)
+ * @param asyncAckTimeout  how long a callback that answered {@code 202 Accepted} has to ack or nack, e.g.
+ *                         {@code "10m"}
+ */
+public record TopicSettingsRequest(CallbackSpec callback, Integer maxAttempts, Backoff backoff, Duration timeout,
+                                   Boolean paused, Boolean archiveSucceeded, CallbackSpec onDead, BreakerSpec breaker,
+                                   Duration asyncAckTimeout) {
+}

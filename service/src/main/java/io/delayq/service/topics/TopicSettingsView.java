@@ -1,0 +1,40 @@
+package io.delayq.service.topics;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.delayq.core.Backoff;
+import io.delayq.core.Callback;
+import io.delayq.core.TopicSettings;
+import io.delayq.core.breaker.BreakerSettings;
+import io.dropwizard.util.Duration;
+
+/**
+ * A topic's own settings; absent fields fall back to the service defaults.
+ *
+ * @param callback         default callback of jobs that name none
+ * @param maxAttempts      attempts of jobs that do not say
+ * @param backoff          backoff of jobs that do not say
+ * @param timeout          attempt timeout of jobs that do not say
+ * @param paused           nothing is delivered while true
+ * @param archiveSucceeded succeeded jobs are archived too
+ * @param onDead           where dead notices of jobs that name none go
+ * @param breaker          the topic's own circuit-breaker settings (absent fields: the service default)
+ * @param asyncAckTimeout  how long a callback that answered 202 has to ack or nack
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record TopicSettingsView(Callback callback, Integer maxAttempts, Backoff backoff, Duration timeout,
+                                boolean paused, boolean archiveSucceeded, Callback onDead, BreakerSpec breaker,
+                                Duration asyncAckTimeout) {
+    public static TopicSettingsView of(TopicSettings s) {
+        return new TopicSettingsView(s.callback(), s.maxAttempts(), s.backoff(), duration(s.timeoutMs()), s.isPaused(),
+                s.isArchiveSucceeded(), s.onDead(), breaker(s.breaker()), duration(s.asyncAckTimeoutMs()));
+    }
+
+    private static BreakerSpec breaker(BreakerSettings b) {
+        return b == null ? null : new BreakerSpec(b.enabled(), b.failureThreshold(), duration(b.probeIntervalMs()),
+                duration(b.maxProbeIntervalMs()), b.releasePerSecond());
+    }
+
+    private static Duration duration(Long ms) {
+        return ms == null ? null : Duration.milliseconds(ms);
+    }
+}
