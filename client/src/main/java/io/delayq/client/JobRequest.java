@@ -152,7 +152,7 @@ public final class JobRequest {
 
         /**
          * If the job ends dead (its attempts used up), the service POSTs a signed dead notice here (the job, its last
-         * error and its payload), overriding the topic's {@code onDead}. See the root README, "Dead notices".
+         * error and its payload), overriding the topic's {@code onDead}. See docs/callbacks.md, "Dead notices".
          */
         public Builder onDead(Callback onDead) {
             this.onDead = onDead;

@@ -14,7 +14,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
 /**
- * The service's configuration ({@code config.yml}); the root README has the full reference.
+ * The service's configuration ({@code config.yml}); docs/configuration.md has the full reference.
  *
  * <table>
  *   <caption>top-level blocks</caption>

@@ -11,8 +11,8 @@ import java.util.Optional;
 
 /**
  * The one place that names the store and the archive a configuration gets when it leaves out its {@code store:} or
- * {@code archive:} block: the embedded default ({@code type: redis}, {@code type: mongo}; the root README's
- * configuration reference documents these defaults).
+ * {@code archive:} block: the embedded default ({@code type: redis}, {@code type: mongo}; docs/configuration.md
+ * documents these defaults).
  *
  * <p>They are named by {@code type}, not by class, and built exactly as the configuration's {@code store: {type: …}}
  * line would be — through Dropwizard's discovery of {@code JobStoreFactory} / {@code JobArchiveFactory}

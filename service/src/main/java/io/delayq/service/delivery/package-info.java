@@ -97,7 +97,7 @@
  * therefore <b>at least once</b>: a receiver may see a job again (after a crash between its 2xx and the ack), and
  * deduplicates by {@code Delayq-Id} and {@code Delayq-Attempt}. What a kill leaves: acks still in the batch (at most
  * {@code ackFlushInterval}, 10 ms by default, of successes) and callbacks in flight are unknown outcomes; their leases
- * expire, and what an expired lease means on a job's last attempt is the store's rule (see the root README).
+ * expire, and what an expired lease means on a job's last attempt is the store's rule (see docs/callbacks.md).
  *
  * <h2>Circuit breaker</h2>
  * Before each callback the {@link io.delayq.service.breaker.CallbackBreaker} (package {@code io.delayq.service.breaker})

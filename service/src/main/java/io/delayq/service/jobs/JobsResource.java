@@ -44,7 +44,7 @@ import java.util.List;
 public class JobsResource {
     /**
      * W3C Trace Context headers of an enqueue: stored with the job and carried on to its deliveries. One that is not
-     * valid is ignored, not refused, as W3C asks of a receiver (the trace restarts; see README, Trace context).
+     * valid is ignored, not refused, as W3C asks of a receiver (the trace restarts; see docs/callbacks.md, "Trace context").
      */
     static final String TRACEPARENT = "traceparent";
     static final String TRACESTATE = "tracestate";
