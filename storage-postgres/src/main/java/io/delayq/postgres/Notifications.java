@@ -1,5 +1,6 @@
 package io.delayq.postgres;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.Job;
 import io.delayq.core.StoreListener;
@@ -18,7 +19,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * LISTEN on one dedicated connection per store, shared by every {@link StoreListener}: {@code delayq_wake}
+ * Broadcasts published ({@link #publish}), and LISTEN on one dedicated connection per store, shared by every
+ * {@link StoreListener}: {@code delayq_wake}
  * ({@code topic\nLANE\ndueAt ms}, sent by the statements that move a lane's earliest run time earlier) and
  * {@code delayq_broadcast} (the seq of a {@code delayq_broadcasts} row, read on the same connection). A lost
  * connection is reopened with backoff (100 ms … 5 s); what was sent meanwhile is missed, which the delivery engine's
@@ -36,15 +38,32 @@ final class Notifications implements AutoCloseable {
 
     private final Connector connector;
     private final ObjectMapper mapper;
+    private final JobQueries queries;
     private final StoreListeners listeners = new StoreListeners();
     private final Object lock = new Object();
     private volatile CountDownLatch live = new CountDownLatch(1);
     private volatile boolean running;
     private Thread thread;
 
-    Notifications(Connector connector, ObjectMapper mapper) {
+    /**
+     * @param connector opens the LISTEN connection
+     * @param queries   publishes broadcasts, on the store's pool
+     */
+    Notifications(Connector connector, ObjectMapper mapper, JobQueries queries) {
         this.connector = connector;
         this.mapper = mapper;
+        this.queries = queries;
+    }
+
+    /** Stores the job in {@code delayq_broadcasts} and NOTIFYs its seq to every instance, in one statement. */
+    void publish(Job job) {
+        String json;
+        try {
+            json = mapper.writeValueAsString(job);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode job " + job.ref() + ": " + e.getOriginalMessage(), e);
+        }
+        StoreCalls.call("publish a broadcast", () -> queries.publishBroadcast(json));
     }
 
     /** Adds a listener; returns once the LISTEN is in place (or after 5 s of trying, with a warning). */
@@ -131,7 +150,7 @@ final class Notifications implements AutoCloseable {
                 }
                 try {
                     return mapper.readValue(rs.getString(1), Job.class);
-                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                } catch (JsonProcessingException e) {
                     LOG.warn("broadcast {} is not a readable job, skipped: {}", seq, e.getOriginalMessage());
                     return null;
                 }

@@ -1,0 +1,48 @@
+package io.delayq.postgres;
+
+import io.delayq.core.Delivery;
+import io.delayq.core.Job;
+import io.delayq.core.JobRef;
+import io.delayq.core.TopicStats;
+import io.delayq.postgres.Rows.Counts;
+
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/** The store's reads that change nothing: a job, a lane's next times, the topics, a topic's stats, the clock. */
+final class JobReads {
+    private final JobQueries queries;
+
+    JobReads(JobQueries queries) {
+        this.queries = queries;
+    }
+
+    Optional<Job> find(JobRef ref) {
+        return StoreCalls.call("find", () -> queries.find(ref.topic(), ref.id()));
+    }
+
+    long nextLeaseDeadline(String topic) {
+        Long next = StoreCalls.call("read the next lease deadline", () -> queries.nextLeaseDeadline(topic));
+        return next == null ? -1 : next;
+    }
+
+    long nextDueAt(String topic, Delivery lane) {
+        Long next = StoreCalls.call("read the next run time", () -> queries.nextDueAt(topic, lane == Delivery.PUSH));
+        return next == null ? -1 : next;
+    }
+
+    Set<String> topics() {
+        return new HashSet<>(StoreCalls.call("list topics", queries::topics));
+    }
+
+    TopicStats stats(String topic) {
+        Counts counts = StoreCalls.call("read stats", () -> queries.counts(topic));
+        return new TopicStats(topic, counts.scheduled(), counts.leased(), counts.dead(), counts.succeeded(),
+                counts.nextRunAt() == null ? -1 : counts.nextRunAt());
+    }
+
+    long now() {
+        return StoreCalls.call("read the clock", queries::now);
+    }
+}
