@@ -29,10 +29,10 @@ import java.util.TreeMap;
  * violation), the transaction is rolled back, and the caller runs the batch through {@code enqueue.sql}, which answers
  * repeats and conflicts as always: a repeated batch costs one failed COPY more, usually at its first row.
  *
- * <p>One short transaction, so nothing of it is seen or kept unless all of it commits: {@code enqueueCopyOpen.sql}
+ * <p>One short transaction, so nothing of it is seen or kept unless all of it commits: {@code enqueue_copy_open.sql}
  * reads the database's clock (once, for every job of the batch: run times are that clock plus the delay, or the given
- * time) and each lane's earliest run time before the batch; the COPY; {@code enqueueCopyClose.sql} adds the counters
- * and sends the wake-ups of the lanes whose earliest run time moved earlier; commit (durable, as every enqueue).
+ * time) and each lane's earliest run time before the batch; the COPY ({@code enqueue_copy.sql});
+ * {@code enqueue_copy_close.sql} adds the counters and sends the wake-ups of the lanes whose earliest run time moved earlier; commit (durable, as every enqueue).
  *
  * <p>The rows written are exactly {@code enqueue.sql}'s: the same columns from the same binds (a bind this class does
  * not write is refused, so a column added to {@code enqueue.sql} alone fails every batch enqueue in the tests), and
@@ -42,12 +42,10 @@ final class CopyEnqueue {
     /** The binds {@link #encode} writes: {@code enqueue.sql}'s, every one of them. */
     static final Set<String> BINDS = Set.of("topics", "ids", "push", "delayMs", "runAtMs", "maxAttempts", "fingerprints",
             "timeoutMs", "broadcast", "callbacks", "backoffs", "payloads", "traceparents", "tracestates", "onDeads");
-    private static final String COPY = "COPY delayq_jobs (topic, id, state, push, run_at, max_attempts, created_at,"
-            + " fingerprint, timeout_ms, broadcast, callback, backoff, payload, traceparent, tracestate, on_dead)"
-            + " FROM STDIN (FORMAT binary)";
+    private static final NamedSql COPY = NamedSql.load("enqueue_copy");
     private static final short FIELDS = 16;
-    private static final NamedSql OPEN = NamedSql.load("JobTransitions/enqueueCopyOpen.sql");
-    private static final NamedSql CLOSE = NamedSql.load("JobTransitions/enqueueCopyClose.sql");
+    private static final NamedSql OPEN = NamedSql.load("enqueue_copy_open");
+    private static final NamedSql CLOSE = NamedSql.load("enqueue_copy_close");
     private static final String UNIQUE_VIOLATION = "23505";
     /** PostgreSQL's timestamps count microseconds from 2000-01-01 UTC. */
     private static final long POSTGRES_EPOCH_MS = 946_684_800_000L;
@@ -90,7 +88,7 @@ final class CopyEnqueue {
                 }
             }
             try {
-                CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY);
+                CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY.sql());
                 try {
                     Buffer rows = encode(arrays, runAt, nowMs);
                     copy.writeToCopy(rows.data, 0, rows.size);
@@ -179,7 +177,7 @@ final class CopyEnqueue {
         }
     }
 
-    /** The rows in COPY's binary format, in the column order of {@link #COPY}. */
+    /** The rows in COPY's binary format, in the column order of {@code enqueue_copy.sql}. */
     private static Buffer encode(Map<String, Object[]> arrays, long[] runAt, long nowMs) {
         String[] topics = (String[]) arrays.get("topics");
         String[] ids = (String[]) arrays.get("ids");

@@ -37,7 +37,7 @@ final class JobReads {
     }
 
     TopicStats stats(String topic) {
-        Counts counts = StoreCalls.call("read stats", () -> queries.counts(topic));
+        Counts counts = StoreCalls.call("read stats", () -> queries.stats(topic));
         return new TopicStats(topic, counts.scheduled(), counts.leased(), counts.dead(), counts.succeeded(),
                 counts.nextRunAt() == null ? -1 : counts.nextRunAt());
     }

@@ -3,48 +3,45 @@ package io.delayq.postgres;
 import io.delayq.postgres.Rows.Extended;
 import io.delayq.postgres.Rows.Targeted;
 import org.jdbi.v3.sqlobject.customizer.Bind;
-import org.jdbi.v3.sqlobject.locator.UseClasspathSqlLocator;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 
-import java.util.List;
 import java.util.Optional;
 
 /**
- * The job transitions, one statement each, in {@code io/delayq/postgres/JobTransitions/<method>.sql}: the
- * counterparts of the Redis store's Lua scripts. Each file's header names its binds and what it returns; arrays
- * carry batches (one element per job). {@code enqueue}, {@code reserve} and {@code ack} run on plain JDBC
+ * The job transitions, one statement each, in {@code io/delayq/postgres/sql/<name>.sql} ({@link StatementFiles}): the
+ * counterparts of the Redis store's Lua scripts of the same names. Each file's header names its binds and what it
+ * returns. {@code enqueue}, {@code reserve} and {@code ack} carry batches and run on plain JDBC
  * ({@link BatchTransitions}).
  */
-@UseClasspathSqlLocator
 interface JobTransitions {
 
     /** A status name. */
-    @SqlQuery
+    @SqlQuery("nack")
     String nack(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") long token,
                 @Bind("delayMs") long delayMs, @Bind("error") String error, @Bind("httpStatus") Integer httpStatus,
                 @Bind("held") boolean held, @Bind("historySize") int historySize);
 
-    @SqlQuery
+    @SqlQuery("extend")
     Extended extend(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") long token,
                     @Bind("leaseMs") long leaseMs);
 
     /** How many leases were taken back. */
-    @SqlQuery
+    @SqlQuery("expire")
     int expire(@Bind("topic") String topic, @Bind("max") int max, @Bind("historySize") int historySize,
                @Bind("lastAttemptRetries") int lastAttemptRetries);
 
-    @SqlQuery
+    @SqlQuery("cancel")
     Optional<Targeted> cancel(@Bind("topic") String topic, @Bind("id") String id);
 
-    @SqlQuery
+    @SqlQuery("reschedule")
     Optional<Targeted> reschedule(@Bind("topic") String topic, @Bind("id") String id, @Bind("delayMs") Long delayMs,
                                   @Bind("runAtMs") Long runAtMs, @Bind("historySize") int historySize);
 
     /** How many finished jobs were dropped. */
-    @SqlQuery
-    int reap(@Bind("retentionMs") long retentionMs, @Bind("batch") int batch);
+    @SqlQuery("trim")
+    int trim(@Bind("retentionMs") long retentionMs, @Bind("batch") int batch);
 
     /** How many minutes of the topic history were dropped. */
-    @SqlQuery
-    int reapHistory(@Bind("retentionMs") long retentionMs, @Bind("batch") int batch);
+    @SqlQuery("trim_history")
+    int trimHistory(@Bind("retentionMs") long retentionMs, @Bind("batch") int batch);
 }

@@ -24,9 +24,9 @@ final class NamedSql {
         this.names = names;
     }
 
-    /** The file {@code io/delayq/postgres/<path>}. */
-    static NamedSql load(String path) {
-        String resource = "/io/delayq/postgres/" + path;
+    /** The statement {@code io/delayq/postgres/sql/<name>.sql}. */
+    static NamedSql load(String name) {
+        String resource = "/io/delayq/postgres/sql/" + name + ".sql";
         try (InputStream in = NamedSql.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("statement " + resource + " is missing from the classpath");

@@ -28,8 +28,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class Notifications implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Notifications.class);
+    /** The channels: {@code listen.sql} names them too. */
     static final String WAKE = "delayq_wake";
     static final String BROADCAST = "delayq_broadcast";
+    private static final NamedSql LISTEN = NamedSql.load("listen");
+    private static final NamedSql READ_BROADCAST = NamedSql.load("read_broadcast");
 
     /** Opens a plain connection, outside the pool: it is held for as long as the store lives. */
     interface Connector {
@@ -92,8 +95,7 @@ final class Notifications implements AutoCloseable {
         boolean warned = false;
         while (running) {
             try (Connection c = connector.open(); Statement s = c.createStatement()) {
-                s.execute("LISTEN " + WAKE);
-                s.execute("LISTEN " + BROADCAST);
+                s.execute(LISTEN.sql());
                 live.countDown();
                 if (warned) {
                     LOG.info("PostgreSQL LISTEN connection is back");
@@ -142,8 +144,8 @@ final class Notifications implements AutoCloseable {
     }
 
     private Job readBroadcast(Connection c, long seq) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT job FROM delayq_broadcasts WHERE seq = ?")) {
-            ps.setLong(1, seq);
+        try (PreparedStatement ps = c.prepareStatement(READ_BROADCAST.sql())) {
+            READ_BROADCAST.set(ps, "seq", seq);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return null; // reaped already: a listener that far behind has missed it

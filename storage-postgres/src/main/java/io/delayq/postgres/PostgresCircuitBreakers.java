@@ -10,17 +10,17 @@ import java.util.Objects;
 
 /**
  * The circuits of callback origins in {@code delayq_circuits} (V9), shared by every instance on the database: each
- * call is one statement on one origin's row ({@link CircuitStatements}), timed by the database's clock, so instances
+ * call is one statement on one origin's row ({@link BreakerStatements}), timed by the database's clock, so instances
  * agree through the row and never among themselves. Failures reaching PostgreSQL are
  * {@link io.delayq.core.StoreStatus#UNAVAILABLE}, as for the store's other calls.
  */
 final class PostgresCircuitBreakers implements CircuitBreakers {
-    private final CircuitStatements statements;
+    private final BreakerStatements statements;
 
     /** On the store's {@link Jdbi}, whose pool it shares. */
     PostgresCircuitBreakers(Jdbi jdbi) {
         jdbi.registerRowMapper(OriginCircuit.class, new CircuitRowMapper());
-        this.statements = jdbi.onDemand(CircuitStatements.class);
+        this.statements = jdbi.onDemand(BreakerStatements.class);
     }
 
     @Override

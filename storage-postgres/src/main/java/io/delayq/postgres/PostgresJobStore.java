@@ -21,8 +21,6 @@ import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
 import io.dropwizard.jackson.Jackson;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.postgres.PostgresPlugin;
-import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 
 import java.util.List;
 import java.util.Optional;
@@ -63,7 +61,7 @@ public final class PostgresJobStore implements JobStore {
      */
     PostgresJobStore(DataSource dataSource, Notifications.Connector listen, PostgresStoreOptions options) {
         ObjectMapper mapper = Jackson.newObjectMapper();
-        Jdbi jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin()).installPlugin(new PostgresPlugin());
+        Jdbi jdbi = StatementFiles.jdbi(dataSource);
         JobRowMapper jobs = new JobRowMapper(mapper);
         Rows.register(jdbi, jobs);
         JobTransitions transitions = jdbi.onDemand(JobTransitions.class);

@@ -37,7 +37,7 @@ final class PostgresOperatorViews {
     }
 
     /**
-     * One statement for the whole call: every minute's counts added to its row ({@code JobQueries/addHistory.sql}),
+     * One statement for the whole call: every minute's counts added to its row ({@code add_history.sql}),
      * repeats merged and rows sorted first, so that concurrent instances lock rows in one order.
      */
     void addHistory(List<TopicMinute> increments) {

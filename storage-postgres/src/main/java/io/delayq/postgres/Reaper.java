@@ -45,16 +45,16 @@ final class Reaper implements AutoCloseable {
         try {
             long retention = options.finishedRetention().toMillis();
             for (int i = 0; i < STATEMENTS_PER_PASS; i++) {
-                if (transitions.reap(retention, options.reaperBatch()) < options.reaperBatch()) {
+                if (transitions.trim(retention, options.reaperBatch()) < options.reaperBatch()) {
                     break;
                 }
             }
             for (int i = 0; i < STATEMENTS_PER_PASS; i++) {
-                if (transitions.reapHistory(TopicMinute.RETENTION_MS, options.reaperBatch()) < options.reaperBatch()) {
+                if (transitions.trimHistory(TopicMinute.RETENTION_MS, options.reaperBatch()) < options.reaperBatch()) {
                     break;
                 }
             }
-            queries.reapBroadcasts(options.reaperBatch());
+            queries.trimBroadcasts(options.reaperBatch());
         } catch (JdbiException e) {
             LOG.debug("reaper pass failed, retried at the next one: {}", e.toString());
         }

@@ -26,7 +26,7 @@ final class TopicSettingsRows {
     }
 
     TopicSettings settings(String topic) {
-        Optional<String> json = StoreCalls.call("read settings", () -> queries.settings(topic));
+        Optional<String> json = StoreCalls.call("read settings", () -> queries.readSettings(topic));
         return json.isEmpty() ? TopicSettings.empty() : parse(topic, json.get());
     }
 
@@ -47,7 +47,7 @@ final class TopicSettingsRows {
     TopicSettings update(String topic, UnaryOperator<TopicSettings> change) {
         JobRules.checkTopic(topic);
         for (int round = 0; round < UPDATE_ROUNDS; round++) {
-            Optional<String> read = StoreCalls.call("read settings", () -> queries.settings(topic));
+            Optional<String> read = StoreCalls.call("read settings", () -> queries.readSettings(topic));
             TopicSettings next = change.apply(read.isEmpty() ? TopicSettings.empty() : parse(topic, read.get()));
             String json = encode(topic, next);
             boolean written = StoreCalls.call("update settings",

@@ -29,14 +29,17 @@ class NamedSqlTest {
 
     @Test
     void loadsEveryBatchStatementWithTheBindsItsHeaderNames() {
-        assertThat(NamedSql.load("JobTransitions/reserve.sql").names()).containsOnly("topic", "push", "max",
+        assertThat(NamedSql.load("reserve").names()).containsOnly("topic", "push", "max",
                 "defaultLeaseMs");
-        assertThat(NamedSql.load("JobTransitions/ack.sql").names()).containsOnly("topics", "ids", "tokens",
+        assertThat(NamedSql.load("ack").names()).containsOnly("topics", "ids", "tokens",
                 "historySize");
-        assertThat(NamedSql.load("JobTransitions/enqueue.sql").names()).containsOnlyElementsOf(CopyEnqueue.BINDS)
+        assertThat(NamedSql.load("enqueue").names()).containsOnlyElementsOf(CopyEnqueue.BINDS)
                 .containsAll(CopyEnqueue.BINDS);
-        assertThat(NamedSql.load("JobTransitions/enqueueCopyOpen.sql").names()).containsOnly("topics", "push");
-        assertThat(NamedSql.load("JobTransitions/enqueueCopyClose.sql").names()).containsOnly("topics", "counts",
+        assertThat(NamedSql.load("enqueue_copy_open").names()).containsOnly("topics", "push");
+        assertThat(NamedSql.load("enqueue_copy_close").names()).containsOnly("topics", "counts",
                 "wakes");
+        assertThat(NamedSql.load("enqueue_copy").names()).isEmpty();
+        assertThat(NamedSql.load("read_broadcast").names()).containsOnly("seq");
+        assertThat(NamedSql.load("listen").sql()).isEqualTo("LISTEN delayq_wake;\nLISTEN delayq_broadcast");
     }
 }

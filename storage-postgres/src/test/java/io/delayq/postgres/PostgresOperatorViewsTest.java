@@ -47,7 +47,7 @@ class PostgresOperatorViewsTest {
         Jdbi jdbi = Jdbi.create(TestPostgres.sharedJdbcUrl(), TestPostgres.user(), TestPostgres.password());
 
         String plan = jdbi.withHandle(h -> String.join("\n", h.createQuery("EXPLAIN (ANALYZE, COSTS OFF) "
-                        + sql("JobQueries/dueForecast"))
+                        + sql("due_forecast"))
                 .bind("topic", topic).bind("fromMs", from).bind("toMs", from + 10_000).bind("bucketMs", 1_000L)
                 .mapTo(String.class).list()));
 
@@ -81,7 +81,7 @@ class PostgresOperatorViewsTest {
     }
 
     private static String sql(String name) {
-        String path = "/io/delayq/postgres/" + name + ".sql";
+        String path = "/io/delayq/postgres/sql/" + name + ".sql";
         try (InputStream in = PostgresOperatorViewsTest.class.getResourceAsStream(path)) {
             assertThat(in).as(path).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);

@@ -130,7 +130,7 @@ class TransitionPlansTest {
         List<Lease> leases = leaseAll(topic);
         store.ack(leases.stream().map(io.delayq.core.LeaseRef::of).toList());
 
-        String plan = explain(h -> h.createQuery("EXPLAIN (ANALYZE, COSTS OFF) " + sql("reap"))
+        String plan = explain(h -> h.createQuery("EXPLAIN (ANALYZE, COSTS OFF) " + sql("trim"))
                 .bind("retentionMs", 3_600_000L).bind("batch", 1_000));
 
         assertThat(plan).as("the cut-off bounds the index scan: %d finished jobs, none an hour old", JOBS)
@@ -170,7 +170,7 @@ class TransitionPlansTest {
 
     /** A transition's statement as the store runs it. */
     private static String sql(String transition) {
-        String path = "/io/delayq/postgres/JobTransitions/" + transition + ".sql";
+        String path = "/io/delayq/postgres/sql/" + transition + ".sql";
         try (InputStream in = TransitionPlansTest.class.getResourceAsStream(path)) {
             assertThat(in).as(path).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);

@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The {@code WHERE} conditions of a dead-letter listing or purge ({@code <filter>} in {@code deadLetters.sql} and
+ * The {@code WHERE} conditions of a dead-letter listing or purge ({@code <filter>} in {@code dead_letters.sql} and
  * {@code purge.sql}), and their binds. Only the filters a query sets are in the SQL, so each combination is its own
  * statement and the planner picks the index made for it (V3) instead of a generic plan over "{@code :x IS NULL OR …}".
  * The SQL is made of fixed fragments only; every value is a bind.

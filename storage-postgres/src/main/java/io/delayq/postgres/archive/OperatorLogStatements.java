@@ -3,7 +3,6 @@ package io.delayq.postgres.archive;
 import io.delayq.core.archive.AuditEntry;
 import io.delayq.core.archive.BulkOperation;
 import org.jdbi.v3.sqlobject.customizer.Bind;
-import org.jdbi.v3.sqlobject.locator.UseClasspathSqlLocator;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
@@ -11,54 +10,53 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The operator log's statements, one each, in {@code io/delayq/postgres/archive/OperatorLogStatements/<method>.sql}
- * (as {@link ArchiveStatements}); each file's header names its binds, what it returns and the index it uses. Times
- * are epoch ms.
+ * The operator log's statements, one each, in {@code io/delayq/postgres/archive/sql/<name>.sql} beside the
+ * archive's ({@link ArchiveStatements}); each file's header names its binds, what it returns and the index it uses.
+ * Times are epoch ms.
  */
-@UseClasspathSqlLocator
 interface OperatorLogStatements {
 
-    @SqlUpdate
-    void save(@Bind("id") String id, @Bind("kind") String kind, @Bind("filter") String filter,
+    @SqlUpdate("save_operation")
+    void saveOperation(@Bind("id") String id, @Bind("kind") String kind, @Bind("filter") String filter,
               @Bind("state") String state, @Bind("total") long total, @Bind("done") long done,
               @Bind("failed") long failed, @Bind("startedBy") String startedBy, @Bind("createdAt") long createdAt,
               @Bind("updatedAt") long updatedAt, @Bind("cancelRequested") boolean cancelRequested,
               @Bind("lastError") String lastError, @Bind("retentionMs") long retentionMs);
 
-    @SqlQuery
-    Optional<BulkOperation> report(@Bind("id") String id, @Bind("done") long done, @Bind("failed") long failed,
+    @SqlQuery("report_progress")
+    Optional<BulkOperation> reportProgress(@Bind("id") String id, @Bind("done") long done, @Bind("failed") long failed,
                                    @Bind("lastError") String lastError, @Bind("updatedAt") long updatedAt,
                                    @Bind("state") String state, @Bind("retentionMs") long retentionMs);
 
-    @SqlQuery
+    @SqlQuery("request_cancel")
     Optional<BulkOperation> requestCancel(@Bind("id") String id);
 
-    @SqlQuery
+    @SqlQuery("operation")
     Optional<BulkOperation> operation(@Bind("id") String id);
 
-    @SqlQuery
+    @SqlQuery("operations")
     List<BulkOperation> operations(@Bind("limit") int limit);
 
-    @SqlUpdate
+    @SqlUpdate("audit")
     void audit(@Bind("id") String id, @Bind("at") long at, @Bind("actor") String actor,
                @Bind("action") String action, @Bind("target") String target, @Bind("count") long count,
                @Bind("detail") String detail, @Bind("retentionMs") long retentionMs);
 
     /** Epoch ms of the entry, empty when there is none of that id. */
-    @SqlQuery
+    @SqlQuery("audit_at")
     Optional<Long> auditAt(@Bind("id") String id);
 
-    @SqlQuery
+    @SqlQuery("audit_log")
     List<AuditEntry> auditLog(@Bind("limit") int limit);
 
-    @SqlQuery
+    @SqlQuery("audit_log_before")
     List<AuditEntry> auditLogBefore(@Bind("beforeAtMs") long beforeAtMs, @Bind("beforeId") String beforeId,
                                     @Bind("limit") int limit);
 
     /** How many rows were dropped; {@code nowMs} null = the database's now. */
-    @SqlUpdate
+    @SqlUpdate("reap_operations")
     int reapOperations(@Bind("nowMs") Long nowMs, @Bind("batch") int batch);
 
-    @SqlUpdate
+    @SqlUpdate("reap_audit")
     int reapAudit(@Bind("nowMs") Long nowMs, @Bind("batch") int batch);
 }

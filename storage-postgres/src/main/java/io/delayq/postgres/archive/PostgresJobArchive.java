@@ -15,10 +15,9 @@ import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureGroup;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
+import io.delayq.postgres.StatementFiles;
 import io.dropwizard.jackson.Jackson;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.postgres.PostgresPlugin;
-import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +77,7 @@ public final class PostgresJobArchive implements JobArchive {
      * @param metrics    where the reaper's meters go
      */
     PostgresJobArchive(DataSource dataSource, PostgresArchiveOptions options, MetricRegistry metrics) {
-        Jdbi jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin()).installPlugin(new PostgresPlugin());
+        Jdbi jdbi = StatementFiles.jdbi(dataSource);
         rows.register(jdbi);
         this.statements = jdbi.onDemand(ArchiveStatements.class);
         this.backfill = new SignatureBackfill(statements, rows);
@@ -206,7 +205,7 @@ public final class PostgresJobArchive implements JobArchive {
                 () -> statements.recordReplay(key, expectedReplayCount, json)) == 1;
     }
 
-    /** A compare and set on the notice's attempts, in one UPDATE of the letter's row (recordNotice.sql). */
+    /** A compare and set on the notice's attempts, in one UPDATE of the letter's row (record_notice.sql). */
     @Override
     public boolean recordNotice(String key, int expectedAttempts, DeadNotice notice) {
         return ArchiveCalls.call("record the dead notice of " + key, () -> statements.recordNotice(key,
@@ -265,7 +264,7 @@ public final class PostgresJobArchive implements JobArchive {
                 () -> statements.countDeadLetters(conditions.conditions(), conditions.binds()));
     }
 
-    /** One statement: GROUP BY on the signature columns written with each letter (failureGroups.sql). */
+    /** One statement: GROUP BY on the signature columns written with each letter (failure_groups.sql). */
     @Override
     public List<FailureGroup> failureGroups(DeadLetterQuery filter, int limit, long nowMs) {
         if (limit < 1 || limit > MAX_GROUPS) {
@@ -293,7 +292,7 @@ public final class PostgresJobArchive implements JobArchive {
                 () -> backfill.run(batch, Integer.MAX_VALUE));
     }
 
-    /** An index range of the pending notices only (dueNotices.sql, V11's partial index). */
+    /** An index range of the pending notices only (due_notices.sql, V11's partial index). */
     @Override
     public List<DeadLetter> dueNotices(long nowMs, int limit) {
         if (limit < 1) {

@@ -58,7 +58,7 @@ final class PostgresOperatorLog implements OperatorLog {
     @Override
     public void save(BulkOperation op) {
         ArchiveCalls.call("save bulk operation " + op.id(), () -> {
-            statements.save(op.id(), op.kind().name(), op.filter(), op.state().name(), op.total(), op.done(),
+            statements.saveOperation(op.id(), op.kind().name(), op.filter(), op.state().name(), op.total(), op.done(),
                     op.failed(), op.startedBy(), op.createdAt(), op.updatedAt(), op.cancelRequested(), op.lastError(),
                     retentionMs);
             return null;
@@ -67,7 +67,7 @@ final class PostgresOperatorLog implements OperatorLog {
 
     @Override
     public Optional<BulkOperation> report(BulkOperation progress) {
-        return ArchiveCalls.call("report the progress of bulk operation " + progress.id(), () -> statements.report(progress.id(),
+        return ArchiveCalls.call("report the progress of bulk operation " + progress.id(), () -> statements.reportProgress(progress.id(),
                 progress.done(), progress.failed(), progress.lastError(), progress.updatedAt(),
                 progress.state().name(), retentionMs));
     }

@@ -147,9 +147,9 @@ class ArchiveIndexTest {
 
     @Test
     void lookupsPurgesAndTheReaperUseTheirIndexes() throws Exception {
-        assertThat(plan(statement("deadLetterOfJob"))).contains("delayq_dead_letters_job").doesNotContain("Sort");
-        assertThat(plan(statement("deadLetter"))).contains("delayq_dead_letters_pkey");
-        assertThat(plan(statement("recordReplay"))).contains("delayq_dead_letters_pkey");
+        assertThat(plan(statement("dead_letter_of_job"))).contains("delayq_dead_letters_job").doesNotContain("Sort");
+        assertThat(plan(statement("dead_letter"))).contains("delayq_dead_letters_pkey");
+        assertThat(plan(statement("record_replay"))).contains("delayq_dead_letters_pkey");
         assertThat(plan(statement("find"))).contains("delayq_dead_letters_job", "delayq_completed_jobs_job");
         DeadLetterFilter byJob = DeadLetterFilter.job(new JobRef("t-plan", "x"));
         assertThat(plan(statement("purge").replace("<filter>", byJob.conditions())))
@@ -157,8 +157,8 @@ class ArchiveIndexTest {
         DeadLetterFilter byTopic = DeadLetterFilter.purge(DeadLetterQuery.topic("t-plan"));
         assertThat(plan(statement("purge").replace("<filter>", byTopic.conditions())))
                 .contains("delayq_dead_letters_topic");
-        assertThat(plan(statement("reapCompleted"))).contains("delayq_completed_jobs_expire").doesNotContain("Sort");
-        assertThat(plan(statement("reapTombstones"))).contains("delayq_dead_letters_tombstones")
+        assertThat(plan(statement("reap_completed"))).contains("delayq_completed_jobs_expire").doesNotContain("Sort");
+        assertThat(plan(statement("reap_tombstones"))).contains("delayq_dead_letters_tombstones")
                 .doesNotContain("Sort");
     }
 
@@ -168,10 +168,10 @@ class ArchiveIndexTest {
      */
     @Test
     void dueNoticesAreARangeOfThePendingNoticesIndex() throws Exception {
-        String plan = plan(statement("dueNotices"), Map.of("nowMs", 20_000L));
+        String plan = plan(statement("due_notices"), Map.of("nowMs", 20_000L));
         assertThat(plan).contains("Index Scan using delayq_dead_letters_notices_due ").doesNotContain("Sort");
         assertThat(indexCondition(plan)).as(plan).contains("notice_next_attempt_at <=");
-        assertThat(plan(statement("recordNotice"))).contains("delayq_dead_letters_pkey");
+        assertThat(plan(statement("record_notice"))).contains("delayq_dead_letters_pkey");
     }
 
     /** The dashboard's payload filter (issue 14), as it will ask: containment, through the GIN index. */
@@ -237,7 +237,7 @@ class ArchiveIndexTest {
     }
 
     private static String countPlan(DeadLetterQuery query) throws Exception {
-        return plan(statement("countDeadLetters").replace("<filter>", DeadLetterFilter.purge(query).conditions()),
+        return plan(statement("count_dead_letters").replace("<filter>", DeadLetterFilter.purge(query).conditions()),
                 DeadLetterFilter.purge(query).binds());
     }
 
@@ -246,7 +246,7 @@ class ArchiveIndexTest {
         Map<String, Object> binds = new java.util.HashMap<>(filter.binds());
         binds.put("hourAgoMs", 1_000L);
         binds.put("nowMs", 5_000L);
-        return plan(statement("failureGroups").replace("<filter>", filter.conditions()), binds);
+        return plan(statement("failure_groups").replace("<filter>", filter.conditions()), binds);
     }
 
 
@@ -258,7 +258,7 @@ class ArchiveIndexTest {
 
     private static String listingPlan(DeadLetterQuery query) throws Exception {
         DeadLetterFilter filter = DeadLetterFilter.listing(query);
-        return plan(statement("deadLetters").replace("<filter>", filter.conditions()), filter.binds());
+        return plan(statement("dead_letters").replace("<filter>", filter.conditions()), filter.binds());
     }
 
     private static String indexCondition(String plan) {
@@ -267,7 +267,7 @@ class ArchiveIndexTest {
 
     /** The statement's file without its comments, binds replaced by literals. */
     private static String statement(String name) throws IOException {
-        String resource = "io/delayq/postgres/archive/ArchiveStatements/" + name + ".sql";
+        String resource = "io/delayq/postgres/archive/sql/" + name + ".sql";
         try (InputStream in = ArchiveIndexTest.class.getClassLoader().getResourceAsStream(resource)) {
             assertThat(in).as(resource).isNotNull();
             String sql = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()

@@ -106,17 +106,17 @@ class PostgresOperatorLogTest {
             s.execute("SET enable_sort = off");
 
             assertThat(plan(s, "operations")).contains("delayq_operations_newest").doesNotContain("Sort");
-            assertThat(plan(s, "auditLog")).contains("delayq_audit_newest").doesNotContain("Sort");
-            String before = plan(s, "auditLogBefore");
+            assertThat(plan(s, "audit_log")).contains("delayq_audit_newest").doesNotContain("Sort");
+            String before = plan(s, "audit_log_before");
             assertThat(before).contains("Index Scan using delayq_audit_newest").doesNotContain("Sort");
             assertThat(before.lines().filter(l -> l.contains("Index Cond")).collect(Collectors.joining()))
                     .as("a range of the index, not a filter over it").contains("ROW(at, id) <");
-            assertThat(plan(s, "auditAt")).contains("delayq_audit_pkey");
+            assertThat(plan(s, "audit_at")).contains("delayq_audit_pkey");
             assertThat(plan(s, "operation")).contains("delayq_operations_pkey");
-            assertThat(plan(s, "report")).contains("delayq_operations_pkey");
-            assertThat(plan(s, "requestCancel")).contains("delayq_operations_pkey").doesNotContain("Seq Scan");
-            assertThat(plan(s, "reapOperations")).contains("delayq_operations_expire").doesNotContain("Sort");
-            assertThat(plan(s, "reapAudit")).contains("delayq_audit_expire").doesNotContain("Sort");
+            assertThat(plan(s, "report_progress")).contains("delayq_operations_pkey");
+            assertThat(plan(s, "request_cancel")).contains("delayq_operations_pkey").doesNotContain("Seq Scan");
+            assertThat(plan(s, "reap_operations")).contains("delayq_operations_expire").doesNotContain("Sort");
+            assertThat(plan(s, "reap_audit")).contains("delayq_audit_expire").doesNotContain("Sort");
         }
     }
 
@@ -150,7 +150,7 @@ class PostgresOperatorLogTest {
 
     /** EXPLAIN of the statement's file without its comments, binds replaced by literals. */
     private static String plan(Statement s, String name) throws IOException, SQLException {
-        String resource = "io/delayq/postgres/archive/OperatorLogStatements/" + name + ".sql";
+        String resource = "io/delayq/postgres/archive/sql/" + name + ".sql";
         String sql;
         try (InputStream in = PostgresOperatorLogTest.class.getClassLoader().getResourceAsStream(resource)) {
             assertThat(in).as(resource).isNotNull();

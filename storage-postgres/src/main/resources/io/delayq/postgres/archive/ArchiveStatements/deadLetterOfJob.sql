@@ -1,8 +1,0 @@
--- deadLetterOfJob: the newest live dead letter of a job id (index delayq_dead_letters_job).
--- Binds: :topic, :id.
-SELECT key, delayq_ms(dead_at) AS dead_at_ms, replay_count, replays::text AS replays, job::text AS job, payload, notice_state, notice_attempts, delayq_ms(notice_next_attempt_at) AS notice_next_attempt_at_ms,
-       delayq_ms(notice_delivered_at) AS notice_delivered_at_ms, notice_last_error, notice_last_status
-FROM delayq_dead_letters
-WHERE topic = :topic AND id = :id AND purged_at IS NULL
-ORDER BY dead_at DESC, key DESC
-LIMIT 1
