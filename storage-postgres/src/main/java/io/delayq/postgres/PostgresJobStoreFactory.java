@@ -19,11 +19,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -115,7 +111,8 @@ public class PostgresJobStoreFactory implements JobStoreFactory {
             if (runMigrations) {
                 SchemaMigrations.applyLogged(pool.dataSource(), "PostgreSQL job store");
             }
-            PostgresJobStore store = new PostgresJobStore(pool.dataSource(), this::openListenConnection, options());
+            PostgresJobStore store = new PostgresJobStore(pool.dataSource(),
+                    () -> SharedDataSources.openUnpooled(database), options());
             store.onClose(pool::close);
             return store;
         } catch (RuntimeException e) {
@@ -127,19 +124,6 @@ public class PostgresJobStoreFactory implements JobStoreFactory {
     @Override
     public List<AppliedMigration> migrate() {
         return SchemaMigrations.apply(database, "PostgreSQL job store");
-    }
-
-    /** The LISTEN connection: a plain driver connection with the pool's URL, user, password and properties. */
-    private Connection openListenConnection() throws SQLException {
-        Properties props = new Properties();
-        props.putAll(database.getProperties());
-        if (database.getUser() != null) {
-            props.setProperty("user", database.getUser());
-        }
-        if (database.getPassword() != null) {
-            props.setProperty("password", database.getPassword());
-        }
-        return DriverManager.getConnection(database.getUrl(), props);
     }
 
     @JsonIgnore

@@ -6,14 +6,20 @@ import io.dropwizard.db.ManagedDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import javax.sql.DataSource;
 
 /**
- * One connection pool per PostgreSQL database and user in this process, shared by whatever uses it (the job store,
- * the archive, the {@code migrate} command), and closed when the last of them lets go.
+ * Where this module connects to PostgreSQL, in every mode (the service's store and archive, {@code connect} for tools
+ * and tests, the {@code migrate} command), from one {@link DataSourceFactory}: one connection pool per database and
+ * user in this process, shared by whatever uses it and closed when the last of them lets go, and the store's one
+ * unpooled connection for LISTEN ({@link #openUnpooled}) with the pool's settings.
  *
  * <p>Store and archive on one database need one pool, not two: two pools double the idle connections the server
  * holds for one service instance, and split the {@code max_connections} budget between halves that cannot lend to
@@ -77,6 +83,22 @@ public final class SharedDataSources {
         }
         pool.users++;
         return new Lease(key, pool);
+    }
+
+    /**
+     * A plain driver connection with the pool's URL, user, password and driver properties, outside the pool: the
+     * store's LISTEN connection, held for as long as the store lives, which a pool would count as one of its own.
+     */
+    static Connection openUnpooled(DataSourceFactory database) throws SQLException {
+        Properties props = new Properties();
+        props.putAll(database.getProperties());
+        if (database.getUser() != null) {
+            props.setProperty("user", database.getUser());
+        }
+        if (database.getPassword() != null) {
+            props.setProperty("password", database.getPassword());
+        }
+        return DriverManager.getConnection(database.getUrl(), props);
     }
 
     /** How many users hold the pool of this URL and user now (0 when there is none): for diagnostics and tests. */

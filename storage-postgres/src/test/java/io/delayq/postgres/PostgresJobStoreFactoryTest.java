@@ -5,6 +5,7 @@ import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import io.delayq.core.AppliedMigration;
 import io.delayq.core.JobStore;
+import io.delayq.core.JobRef;
 import io.delayq.core.JobStoreFactory;
 import io.delayq.core.NewJob;
 import io.delayq.postgres.testing.EmbeddedPostgres;
@@ -21,8 +22,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -96,6 +103,37 @@ class PostgresJobStoreFactoryTest {
             assertThat(down.getMessage()).contains("PostgreSQL does not answer");
             for (var managed : lifecycle.getManagedObjects()) {
                 ((JettyManaged) managed).stop();
+            }
+        }
+    }
+
+    /**
+     * The pool and the LISTEN connection are built from the same settings ({@link SharedDataSources}): a driver
+     * property reaches both.
+     */
+    @Test
+    void theDriverPropertiesReachThePoolAndTheListenConnection() throws Exception {
+        String application = "delayq-props-" + UUID.randomUUID().toString().substring(0, 8);
+        PostgresJobStoreFactory pg = new PostgresJobStoreFactory();
+        pg.getDatabase().setUrl(TestPostgres.sharedJdbcUrl());
+        pg.getDatabase().setUser(TestPostgres.user());
+        pg.getDatabase().setPassword(TestPostgres.password());
+        pg.getDatabase().setProperties(Map.of("ApplicationName", application));
+
+        try (PostgresJobStore store = pg.connect(); AutoCloseable subscription = store.subscribe((topic, dueAt) -> { })) {
+            store.find(new JobRef("t-props", "nothing"));
+            try (Connection c = DriverManager.getConnection(TestPostgres.sharedJdbcUrl(), TestPostgres.user(),
+                    TestPostgres.password());
+                 PreparedStatement ps = c.prepareStatement("SELECT query ~ '^\\s*LISTEN ' FROM pg_stat_activity"
+                         + " WHERE application_name = ?")) {
+                ps.setString(1, application);
+                List<Boolean> listens = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        listens.add(rs.getBoolean(1));
+                    }
+                }
+                assertThat(listens).as("the LISTEN connection and the pool's").contains(true, false);
             }
         }
     }
