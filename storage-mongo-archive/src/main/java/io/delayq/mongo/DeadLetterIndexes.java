@@ -5,7 +5,7 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import io.delayq.core.archive.DeadNotice;
-import io.delayq.migrations.mongo.V1ArchiveCollections;
+import io.delayq.mongo.migration.V1ArchiveCollections;
 import org.bson.Document;
 
 import static io.delayq.mongo.ArchiveDocuments.DEAD_AT;

@@ -27,7 +27,7 @@ import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureGroup;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
-import io.delayq.migrations.mongo.V1ArchiveCollections;
+import io.delayq.mongo.migration.V1ArchiveCollections;
 import org.bson.BSONException;
 import org.bson.Document;
 import org.bson.conversions.Bson;

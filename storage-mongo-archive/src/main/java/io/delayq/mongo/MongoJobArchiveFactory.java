@@ -13,7 +13,7 @@ import com.mongodb.client.MongoDatabase;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.JobArchiveFactory;
 import io.delayq.core.AppliedMigration;
-import io.delayq.migrations.Migrations;
+import io.delayq.mongo.migration.Migrations;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
 import io.dropwizard.util.Duration;

@@ -11,7 +11,7 @@ import io.delayq.core.Job;
 import io.delayq.core.JobRef;
 import io.delayq.core.JobState;
 import io.delayq.core.archive.JobArchive;
-import io.delayq.migrations.mongo.V1ArchiveCollections;
+import io.delayq.mongo.migration.V1ArchiveCollections;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.junit.jupiter.api.AfterEach;

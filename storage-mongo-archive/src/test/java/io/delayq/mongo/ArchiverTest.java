@@ -12,7 +12,7 @@ import io.delayq.core.archive.Archiver;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.testing.Await;
 import io.delayq.core.testing.StoreFixtures;
-import io.delayq.migrations.Migrations;
+import io.delayq.mongo.migration.Migrations;
 import io.delayq.redis.RedisJobStore;
 import io.delayq.redis.testing.TestRedis;
 import org.junit.jupiter.api.AfterAll;

@@ -10,7 +10,7 @@ import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureSignature;
-import io.delayq.migrations.mongo.V1ArchiveCollections;
+import io.delayq.mongo.migration.V1ArchiveCollections;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

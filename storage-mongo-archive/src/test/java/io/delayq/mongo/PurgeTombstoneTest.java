@@ -12,7 +12,7 @@ import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.archive.ReplayRequest;
-import io.delayq.migrations.mongo.V1ArchiveCollections;
+import io.delayq.mongo.migration.V1ArchiveCollections;
 import io.delayq.redis.RedisJobStore;
 import io.delayq.redis.testing.TestRedis;
 import org.junit.jupiter.api.AfterAll;

@@ -11,7 +11,7 @@ import io.delayq.core.JobState;
 import io.delayq.core.archive.Archiver;
 import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.testing.Await;
-import io.delayq.migrations.Migrations;
+import io.delayq.mongo.migration.Migrations;
 import io.delayq.mongo.EmbeddedMongo;
 import io.delayq.mongo.MongoJobArchive;
 import io.delayq.redis.RedisJobStore;

@@ -1,4 +1,4 @@
-package io.delayq.migrations;
+package io.delayq.mongo.migration;
 
 import io.delayq.core.AppliedMigration;
 import com.mongodb.client.MongoCollection;
@@ -7,9 +7,6 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
-import io.delayq.migrations.mongo.MongoMigration;
-import io.delayq.migrations.mongo.V1ArchiveCollections;
-import io.delayq.migrations.mongo.V2DeadLetterTombstones;
 import org.bson.Document;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package io.delayq.migrations.mongo;
+package io.delayq.mongo.migration;
 
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.IndexOptions;

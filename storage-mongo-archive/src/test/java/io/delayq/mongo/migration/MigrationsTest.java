@@ -1,4 +1,4 @@
-package io.delayq.migrations;
+package io.delayq.mongo.migration;
 
 import io.delayq.core.AppliedMigration;
 import com.mongodb.client.MongoClient;
@@ -6,8 +6,6 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
-import io.delayq.migrations.mongo.V1ArchiveCollections;
-import io.delayq.migrations.mongo.V2DeadLetterTombstones;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
