@@ -1,19 +1,12 @@
 package io.delayq.mongo;
 
 import com.codahale.metrics.MetricRegistry;
-import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeName;
-import com.mongodb.ConnectionString;
-import com.mongodb.MongoClientSettings;
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
-import com.mongodb.client.MongoDatabase;
+import io.delayq.core.AppliedMigration;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.JobArchiveFactory;
-import io.delayq.core.AppliedMigration;
-import io.delayq.mongo.migration.Migrations;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
 import io.dropwizard.util.Duration;
@@ -23,11 +16,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
-import org.bson.Document;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -57,13 +46,12 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>{@code runMigrations}</td><td>true</td><td>apply missing schema migrations at start-up (else run the
  *       {@code migrate} command)</td></tr>
  *   <tr><td>{@code serverSelectionTimeout}</td><td>5 seconds</td><td>how long an operation waits for a reachable
- *       server before it fails (the archiver then keeps entries in the outbox and retries)</td></tr>
+ *       server before it fails (the archiver then keeps entries in the outbox and retries); also the connect timeout,
+ *       at most 10 s. The embedded server's client gets it as a remote one does ({@link MongoConnection})</td></tr>
  * </table>
  */
 @JsonTypeName("mongo")
 public class MongoJobArchiveFactory implements JobArchiveFactory {
-    private static final Logger LOG = LoggerFactory.getLogger(MongoJobArchiveFactory.class);
-
     private String uri;
 
     @NotEmpty
@@ -129,23 +117,12 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
         }
     }
 
-    /** A client, its database and the embedded server if one was started; closing it stops both. */
-    public record Connection(MongoClient client, MongoDatabase database, EmbeddedMongo embedded) implements AutoCloseable {
-        @Override
-        public void close() {
-            client.close();
-            if (embedded != null) {
-                embedded.close();
-            }
-        }
-    }
-
     @Override
     public JobArchive build(LifecycleEnvironment lifecycle, HealthCheckRegistry healthChecks, MetricRegistry metrics) {
-        Connection connection = connect();
+        MongoConnection connection = connect();
         try {
             if (runMigrations) {
-                migrate(connection.database());
+                ArchiveMaintenance.migrate(connection.database());
             }
         } catch (RuntimeException e) {
             connection.close();
@@ -156,9 +133,9 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
                 java.time.Duration.ofMillis(completedRetention.toMilliseconds()),
                 java.time.Duration.ofMillis(tombstoneRetention.toMilliseconds()),
                 embedded == null ? null : embedded::commit);
-        signUnsigned(archive);
+        ArchiveMaintenance.signUnsigned(archive);
         if (embedded != null) {
-            keepJobIdDirectory(archive);
+            ArchiveMaintenance.keepJobIdDirectory(archive);
         }
         lifecycle.manage(new Managed() {
             @Override
@@ -166,41 +143,17 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
                 connection.close();
             }
         });
-        healthChecks.register("archive", new PingHealthCheck(connection.database()));
+        healthChecks.register("archive", new ArchivePingHealthCheck(connection.database()));
         if (embedded != null) {
-            // The embedded server has no TTL monitor; do its job.
             ScheduledExecutorService ttl = lifecycle.scheduledExecutorService("delayq-archive-ttl").threads(1).build();
-            ttl.scheduleWithFixedDelay(() -> expire(archive), 1, 1, TimeUnit.MINUTES);
+            ttl.scheduleWithFixedDelay(() -> ArchiveMaintenance.expire(archive), 1, 1, TimeUnit.MINUTES);
         }
         return archive;
     }
 
     /** Connects (starting the embedded server when no uri is set), without migrating. The caller closes it. */
-    public Connection connect() {
-        EmbeddedMongo embedded = null;
-        String connectionString = uri;
-        if (connectionString == null || connectionString.isBlank()) {
-            embedded = EmbeddedMongo.start(this.embedded.getPort(),
-                    this.embedded.isPersistent() ? Path.of(this.embedded.getDataDir()) : null);
-            connectionString = embedded.uri();
-        }
-        ConnectionString parsed;
-        try {
-            parsed = new ConnectionString(connectionString);
-        } catch (IllegalArgumentException e) {
-            if (embedded != null) {
-                embedded.close();
-            }
-            throw new IllegalArgumentException("archive.uri '" + connectionString + "' is not a MongoDB connection string"
-                    + " (mongodb://host:port or mongodb+srv://host): " + e.getMessage(), e);
-        }
-        long selectionMs = serverSelectionTimeout.toMilliseconds();
-        MongoClient client = MongoClients.create(MongoClientSettings.builder()
-                .applyConnectionString(parsed)
-                .applyToClusterSettings(b -> b.serverSelectionTimeout(selectionMs, TimeUnit.MILLISECONDS))
-                .applyToSocketSettings(b -> b.connectTimeout((int) Math.min(selectionMs, 10_000), TimeUnit.MILLISECONDS))
-                .build());
-        return new Connection(client, client.getDatabase(database), embedded);
+    public MongoConnection connect() {
+        return MongoConnection.open(uri, database, embedded, serverSelectionTimeout.toJavaDuration());
     }
 
     /**
@@ -209,82 +162,8 @@ public class MongoJobArchiveFactory implements JobArchiveFactory {
      */
     @Override
     public List<AppliedMigration> migrate() {
-        try (Connection connection = connect()) {
-            return migrate(connection.database());
-        }
-    }
-
-    /**
-     * Applies missing migrations and logs what ran; then makes sure of the dashboard's dead-letter indexes
-     * ({@link DeadLetterIndexes}: {@code createIndex}, nothing to do when they are there).
-     */
-    public static List<AppliedMigration> migrate(MongoDatabase database) {
-        List<AppliedMigration> ran = Migrations.apply(database);
-        DeadLetterIndexes.ensure(database);
-        if (!ran.isEmpty()) {
-            LOG.info("Archive schema migrated: applied {}", ran);
-        }
-        return ran;
-    }
-
-    /**
-     * Dead letters written before failure signatures get theirs now, so that they are grouped and filtered like the
-     * others. An archive that cannot be reached is no reason not to start (the archiver waits for it): logged, and
-     * done at the next start.
-     */
-    private static void signUnsigned(MongoJobArchive archive) {
-        try {
-            archive.signUnsignedDeadLetters();
-        } catch (RuntimeException e) {
-            LOG.warn("Could not compute the failure signatures of older dead letters; they are left out of failure"
-                    + " groups and of host, status, group and payload filters until the next start: {}", e.toString());
-        }
-    }
-
-    /**
-     * The embedded server answers a query from an index only for a unique one: the archive keeps a directory of its job
-     * ids so that a lookup of an unknown job is one key lookup rather than a scan (see {@link ArchivedJobIds}). Until
-     * it has listed what is stored, find searches as before: a failure here is logged, and tried again at the next start.
-     */
-    private static void keepJobIdDirectory(MongoJobArchive archive) {
-        try {
-            archive.keepJobIdDirectory();
-        } catch (RuntimeException e) {
-            LOG.warn("Could not list the job ids of the archived records; a GET of a job the store has forgotten searches"
-                    + " the whole archive until the next start: {}", e.toString());
-        }
-    }
-
-    private static void expire(MongoJobArchive archive) {
-        try {
-            long now = System.currentTimeMillis();
-            archive.expireCompleted(now);
-            archive.expireTombstones(now);
-            // The embedded server has no TTL monitor: operator records past their retention go here too.
-            archive.operatorLog().expire(now);
-        } catch (RuntimeException e) {
-            LOG.warn("Could not remove completed jobs, tombstones and operator records past their retention; will try"
-                    + " again: {}", e.toString());
-        }
-    }
-
-    /** Healthy while the archive answers a ping. */
-    static final class PingHealthCheck extends HealthCheck {
-        private final MongoDatabase database;
-
-        PingHealthCheck(MongoDatabase database) {
-            this.database = database;
-        }
-
-        @Override
-        protected Result check() {
-            try {
-                database.runCommand(new Document("ping", 1));
-                return Result.healthy();
-            } catch (RuntimeException e) {
-                return Result.unhealthy("the archive (MongoDB) does not answer; dead letters wait in the store's"
-                        + " outbox until it does: " + e.getMessage());
-            }
+        try (MongoConnection connection = connect()) {
+            return ArchiveMaintenance.migrate(connection.database());
         }
     }
 

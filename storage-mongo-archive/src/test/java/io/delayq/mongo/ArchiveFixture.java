@@ -29,7 +29,7 @@ final class ArchiveFixture implements AutoCloseable {
         this.embedded = embedded;
         this.client = client;
         this.database = database;
-        MongoJobArchiveFactory.migrate(database);
+        ArchiveMaintenance.migrate(database);
         this.archive = new MongoJobArchive(database, Duration.ofDays(7), embedded == null ? null : embedded::commit);
     }
 

@@ -67,7 +67,7 @@ class ArchivedJobIdsTest {
                 })
                 .build());
         database = client.getDatabase("dq-ids-" + UUID.randomUUID().toString().substring(0, 8));
-        MongoJobArchiveFactory.migrate(database);
+        ArchiveMaintenance.migrate(database);
     }
 
     @AfterEach

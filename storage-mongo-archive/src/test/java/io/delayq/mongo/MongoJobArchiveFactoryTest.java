@@ -3,6 +3,7 @@ package io.delayq.mongo;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.mongodb.MongoTimeoutException;
 import io.delayq.core.AppliedMigration;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.JobArchiveFactory;
@@ -15,6 +16,7 @@ import io.dropwizard.jackson.Jackson;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.BaseValidator;
+import org.bson.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +26,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 class MongoJobArchiveFactoryTest {
     private final ObjectMapper mapper = Jackson.newObjectMapper();
@@ -81,7 +84,7 @@ class MongoJobArchiveFactoryTest {
         factory.getEmbedded().setDataDir(dataDir.resolve("unused").toString());
 
         try (var connection = factory.connect()) {
-            assertThat(MongoJobArchiveFactory.migrate(connection.database())).hasSize(Migrations.latestVersion());
+            assertThat(ArchiveMaintenance.migrate(connection.database())).hasSize(Migrations.latestVersion());
         }
         assertThat(Files.exists(dataDir.resolve("unused"))).isFalse();
     }
@@ -137,6 +140,35 @@ class MongoJobArchiveFactoryTest {
         again.getEmbedded().setDataDir(dataDir.toString());
         try (var connection = again.connect()) {
             assertThat(Migrations.applied(connection.database())).hasSize(Migrations.latestVersion());
+        }
+    }
+
+    /**
+     * The embedded server's client is built as a remote one's ({@link MongoConnection}): with the server gone, a call
+     * fails after {@code serverSelectionTimeout}, not after the driver's default 30 s.
+     */
+    @Test
+    void theEmbeddedArchiveHonoursTheServerSelectionTimeout() {
+        var factory = new MongoJobArchiveFactory();
+        factory.getEmbedded().setPort(0);
+        factory.getEmbedded().setPersistent(false);
+        factory.setServerSelectionTimeout(Duration.milliseconds(300));
+
+        try (MongoConnection connection = factory.connect()) {
+            connection.database().runCommand(new Document("ping", 1));
+            connection.embedded().close();
+
+            // The first call after the server went may fail at once on its pooled socket; the next waits for a server.
+            Throwable failure = null;
+            long waitedMs = 0;
+            for (int i = 0; i < 3 && !(failure instanceof MongoTimeoutException); i++) {
+                long start = System.nanoTime();
+                failure = catchThrowable(() -> connection.database().runCommand(new Document("ping", 1)));
+                waitedMs = (System.nanoTime() - start) / 1_000_000;
+            }
+
+            assertThat(failure).isInstanceOf(MongoTimeoutException.class);
+            assertThat(waitedMs).as("waited for a server as long as configured").isBetween(250L, 5_000L);
         }
     }
 }

@@ -20,7 +20,7 @@ class MongoOperatorLogContractTest extends OperatorLogContract {
     static Path dataDir;
 
     private static ArchiveFixture fixture;
-    private static final List<MongoJobArchiveFactory.Connection> unreachable = new ArrayList<>();
+    private static final List<MongoConnection> unreachable = new ArrayList<>();
 
     @BeforeAll
     static void start() {
@@ -29,7 +29,7 @@ class MongoOperatorLogContractTest extends OperatorLogContract {
 
     @AfterAll
     static void stop() {
-        unreachable.forEach(MongoJobArchiveFactory.Connection::close);
+        unreachable.forEach(MongoConnection::close);
         fixture.close();
     }
 
@@ -51,7 +51,7 @@ class MongoOperatorLogContractTest extends OperatorLogContract {
         var factory = new MongoJobArchiveFactory();
         factory.setUri("mongodb://127.0.0.1:1/?connectTimeoutMS=300");
         factory.setServerSelectionTimeout(io.dropwizard.util.Duration.milliseconds(300));
-        MongoJobArchiveFactory.Connection connection = factory.connect();
+        MongoConnection connection = factory.connect();
         unreachable.add(connection);
         return new MongoJobArchive(connection.database(), Duration.ofDays(7));
     }
