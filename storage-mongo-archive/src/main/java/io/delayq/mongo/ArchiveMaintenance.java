@@ -13,7 +13,7 @@ import java.util.List;
  * directory that older archives lack, and on the embedded server, which has no TTL monitor, that monitor's job. Only
  * the schema may stop a start: the others are logged and tried again later.
  */
-public final class ArchiveMaintenance {
+final class ArchiveMaintenance {
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveMaintenance.class);
 
     private ArchiveMaintenance() {
@@ -23,7 +23,7 @@ public final class ArchiveMaintenance {
      * Applies missing migrations and logs what ran; then makes sure of the dashboard's dead-letter indexes
      * ({@link DeadLetterIndexes}: {@code createIndex}, nothing to do when they are there).
      */
-    public static List<AppliedMigration> migrate(MongoDatabase database) {
+    static List<AppliedMigration> migrate(MongoDatabase database) {
         List<AppliedMigration> ran = Migrations.apply(database);
         DeadLetterIndexes.ensure(database);
         if (!ran.isEmpty()) {
