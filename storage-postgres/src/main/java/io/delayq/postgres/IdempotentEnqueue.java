@@ -65,7 +65,7 @@ final class IdempotentEnqueue {
         }
         topics.register(jobs);
         List<JobRef> refs = new ArrayList<>(firsts.keySet());
-        refs.sort(StoreCalls.LOCK_ORDER);
+        refs.sort(PostgresCalls.LOCK_ORDER);
         Map<JobRef, Job> stored = new HashMap<>();
         Map<JobRef, String> storedFingerprints = new HashMap<>();
         Set<JobRef> created = new HashSet<>();
@@ -87,7 +87,7 @@ final class IdempotentEnqueue {
             }
             List<JobRef> existing = pending.stream().filter(r -> !created.contains(r)).toList();
             if (!existing.isEmpty()) {
-                for (Stored s : StoreCalls.call("read existing jobs", () -> queries.findStored(
+                for (Stored s : PostgresCalls.call("read existing jobs", () -> queries.findStored(
                         existing.stream().map(JobRef::topic).toArray(String[]::new),
                         existing.stream().map(JobRef::id).toArray(String[]::new)))) {
                     stored.put(s.job().ref(), s.job());
@@ -123,7 +123,7 @@ final class IdempotentEnqueue {
             fingerprints.add(jobFingerprints[index]);
         }
         Map<String, Object[]> arrays = EnqueueBinds.of(ordered, fingerprints, mapper);
-        return StoreCalls.callDirect("enqueue", () -> batches.enqueue(arrays));
+        return PostgresCalls.callDirect("enqueue", () -> batches.enqueue(arrays));
     }
 
     private static Job createdJob(NewJob job, long runAt, long createdAt) {

@@ -19,30 +19,30 @@ final class JobReads {
     }
 
     Optional<Job> find(JobRef ref) {
-        return StoreCalls.call("find", () -> queries.find(ref.topic(), ref.id()));
+        return PostgresCalls.call("find", () -> queries.find(ref.topic(), ref.id()));
     }
 
     long nextLeaseDeadline(String topic) {
-        Long next = StoreCalls.call("read the next lease deadline", () -> queries.nextLeaseDeadline(topic));
+        Long next = PostgresCalls.call("read the next lease deadline", () -> queries.nextLeaseDeadline(topic));
         return next == null ? -1 : next;
     }
 
     long nextDueAt(String topic, Delivery lane) {
-        Long next = StoreCalls.call("read the next run time", () -> queries.nextDueAt(topic, lane == Delivery.PUSH));
+        Long next = PostgresCalls.call("read the next run time", () -> queries.nextDueAt(topic, lane == Delivery.PUSH));
         return next == null ? -1 : next;
     }
 
     Set<String> topics() {
-        return new HashSet<>(StoreCalls.call("list topics", queries::topics));
+        return new HashSet<>(PostgresCalls.call("list topics", queries::topics));
     }
 
     TopicStats stats(String topic) {
-        Counts counts = StoreCalls.call("read stats", () -> queries.stats(topic));
+        Counts counts = PostgresCalls.call("read stats", () -> queries.stats(topic));
         return new TopicStats(topic, counts.scheduled(), counts.leased(), counts.dead(), counts.succeeded(),
                 counts.nextRunAt() == null ? -1 : counts.nextRunAt());
     }
 
     long now() {
-        return StoreCalls.call("read the clock", queries::now);
+        return PostgresCalls.call("read the clock", queries::now);
     }
 }

@@ -30,7 +30,7 @@ final class KnownTopics {
         }
         if (!unknown.isEmpty()) {
             String[] topics = unknown.stream().sorted().toArray(String[]::new);
-            StoreCalls.call("register topics", () -> {
+            PostgresCalls.call("register topics", () -> {
                 queries.registerTopics(topics);
                 return null;
             });

@@ -49,7 +49,7 @@ final class LeaseTransitions {
 
     /** One reserve statement (for one caller, or for several that {@link ReserveCoalescer} lets share it). */
     private ReserveResult reserveNow(String topic, Delivery lane, int max, long defaultLeaseMs) {
-        List<Reserved> rows = StoreCalls.callDirect("reserve", () ->
+        List<Reserved> rows = PostgresCalls.callDirect("reserve", () ->
                 batches.reserve(topic, lane == Delivery.PUSH, max, defaultLeaseMs));
         List<Lease> leases = new ArrayList<>(rows.size());
         for (Reserved r : rows) {
@@ -94,11 +94,11 @@ final class LeaseTransitions {
             for (int i : remaining) {
                 (inRound.add(leases.get(i).job()) ? round : later).add(i);
             }
-            round.sort(Comparator.comparing(i -> leases.get(i).job(), StoreCalls.LOCK_ORDER));
+            round.sort(Comparator.comparing(i -> leases.get(i).job(), PostgresCalls.LOCK_ORDER));
             String[] topics = round.stream().map(i -> leases.get(i).job().topic()).toArray(String[]::new);
             String[] ids = round.stream().map(i -> leases.get(i).job().id()).toArray(String[]::new);
             Long[] tokens = round.stream().map(i -> leases.get(i).token()).toArray(Long[]::new);
-            List<String> answers = StoreCalls.callDirect("ack",
+            List<String> answers = PostgresCalls.callDirect("ack",
                     () -> batches.ack(topics, ids, tokens, options.historySize()));
             for (int k = 0; k < round.size(); k++) {
                 statuses[round.get(k)] = StoreStatus.valueOf(answers.get(k));
@@ -110,7 +110,7 @@ final class LeaseTransitions {
 
     StoreStatus nack(LeaseRef lease, Failure failure) {
         JobRef ref = lease.job();
-        String status = StoreCalls.call("nack", () -> transitions.nack(ref.topic(), ref.id(), lease.token(),
+        String status = PostgresCalls.call("nack", () -> transitions.nack(ref.topic(), ref.id(), lease.token(),
                 failure.isDead() ? -1 : failure.retryDelayMs(), failure.error(), failure.httpStatus(),
                 failure.held(), options.historySize()));
         return StoreStatus.valueOf(status);
@@ -121,14 +121,14 @@ final class LeaseTransitions {
             throw new IllegalArgumentException("leaseMs must be positive");
         }
         JobRef ref = lease.job();
-        Extended answer = StoreCalls.call("extend",
+        Extended answer = PostgresCalls.call("extend",
                 () -> transitions.extend(ref.topic(), ref.id(), lease.token(), leaseMs));
         StoreException.check(StoreStatus.valueOf(answer.status()), ref, "extended");
         return answer.deadlineMs();
     }
 
     int expire(String topic, int max) {
-        return StoreCalls.call("expire leases", () -> transitions.expire(topic, max, options.historySize(),
+        return PostgresCalls.call("expire leases", () -> transitions.expire(topic, max, options.historySize(),
                 JobStore.EXPIRED_LAST_ATTEMPT_RETRIES));
     }
 }

@@ -66,7 +66,7 @@ final class Notifications implements AutoCloseable {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot encode job " + job.ref() + ": " + e.getOriginalMessage(), e);
         }
-        StoreCalls.call("publish a broadcast", () -> queries.publishBroadcast(json));
+        PostgresCalls.call("publish a broadcast", () -> queries.publishBroadcast(json));
     }
 
     /** Adds a listener; returns once the LISTEN is in place (or after 5 s of trying, with a warning). */

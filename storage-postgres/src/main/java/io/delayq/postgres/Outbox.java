@@ -16,12 +16,12 @@ final class Outbox {
     }
 
     List<OutboxEntry> read(int max) {
-        return StoreCalls.call("read the outbox", () -> queries.readOutbox(max));
+        return PostgresCalls.call("read the outbox", () -> queries.readOutbox(max));
     }
 
     void delete(List<OutboxEntry> entries) {
         Long[] seqs = seqs(entries);
-        StoreCalls.call("delete outbox entries", () -> queries.deleteOutbox(seqs));
+        PostgresCalls.call("delete outbox entries", () -> queries.deleteOutbox(seqs));
     }
 
     void quarantine(List<OutboxEntry> entries) {
@@ -29,15 +29,15 @@ final class Outbox {
         String[] reasons = entries.stream()
                 .map(e -> e.isReadable() ? "quarantined by request" : e.unreadable().reason())
                 .toArray(String[]::new);
-        StoreCalls.call("quarantine outbox entries", () -> queries.quarantineOutbox(seqs, reasons));
+        PostgresCalls.call("quarantine outbox entries", () -> queries.quarantineOutbox(seqs, reasons));
     }
 
     long quarantineSize() {
-        return StoreCalls.call("read the quarantine size", queries::quarantineSize);
+        return PostgresCalls.call("read the quarantine size", queries::quarantineSize);
     }
 
     long size() {
-        return StoreCalls.call("read the outbox size", queries::outboxSize);
+        return PostgresCalls.call("read the outbox size", queries::outboxSize);
     }
 
     private static Long[] seqs(List<OutboxEntry> entries) {

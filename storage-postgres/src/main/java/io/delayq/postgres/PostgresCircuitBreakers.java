@@ -26,21 +26,21 @@ final class PostgresCircuitBreakers implements CircuitBreakers {
     @Override
     public OriginCircuit recordFailure(String origin, BreakerPolicy policy) {
         Objects.requireNonNull(origin, "origin");
-        return StoreCalls.call("record a failed attempt to " + origin, () -> statements.recordFailure(origin,
+        return PostgresCalls.call("record a failed attempt to " + origin, () -> statements.recordFailure(origin,
                 policy.failureThreshold(), policy.probeIntervalMs(), policy.maxProbeIntervalMs()));
     }
 
     @Override
     public OriginCircuit recordSuccess(String origin) {
         Objects.requireNonNull(origin, "origin");
-        return StoreCalls.call("record a successful attempt to " + origin,
+        return PostgresCalls.call("record a successful attempt to " + origin,
                 () -> statements.recordSuccess(origin)).orElseGet(() -> OriginCircuit.closed(origin));
     }
 
     @Override
     public boolean claimProbe(String origin) {
         Objects.requireNonNull(origin, "origin");
-        return StoreCalls.call("claim a probe of " + origin, () -> statements.claimProbe(origin)).isPresent();
+        return PostgresCalls.call("claim a probe of " + origin, () -> statements.claimProbe(origin)).isPresent();
     }
 
     @Override
@@ -49,7 +49,7 @@ final class PostgresCircuitBreakers implements CircuitBreakers {
         if (delta == 0) {
             return; // nothing to add, and no row to create for it
         }
-        StoreCalls.call("count the jobs held for " + origin, () -> {
+        PostgresCalls.call("count the jobs held for " + origin, () -> {
             statements.addHeld(origin, delta);
             return null;
         });
@@ -58,12 +58,12 @@ final class PostgresCircuitBreakers implements CircuitBreakers {
     @Override
     public OriginCircuit circuit(String origin) {
         Objects.requireNonNull(origin, "origin");
-        return StoreCalls.call("read the circuit of " + origin, () -> statements.circuit(origin))
+        return PostgresCalls.call("read the circuit of " + origin, () -> statements.circuit(origin))
                 .orElseGet(() -> OriginCircuit.closed(origin));
     }
 
     @Override
     public List<OriginCircuit> circuits() {
-        return StoreCalls.call("list the circuits", statements::circuits);
+        return PostgresCalls.call("list the circuits", statements::circuits);
     }
 }

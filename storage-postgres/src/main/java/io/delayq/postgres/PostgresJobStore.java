@@ -35,7 +35,7 @@ import javax.sql.DataSource;
  * schema and which statement uses which index.
  *
  * <p>This class only wires the parts and hands each call to the one that does it: {@link IdempotentEnqueue},
- * {@link JobReads}, {@link TopicSettingsRows}, {@link LeaseTransitions}, {@link ProducerChanges},
+ * {@link JobReads}, {@link TopicSettingsStore}, {@link LeaseTransitions}, {@link ProducerChanges},
  * {@link Notifications}, {@link Outbox}, {@link PostgresOperatorViews}, {@link PostgresCircuitBreakers} and
  * {@link Reaper}.
  */
@@ -43,7 +43,7 @@ public final class PostgresJobStore implements JobStore {
     private final IdempotentEnqueue enqueues;
     private final EnqueueCoalescer coalescer;
     private final JobReads reads;
-    private final TopicSettingsRows settings;
+    private final TopicSettingsStore settings;
     private final LeaseTransitions leases;
     private final ProducerChanges changes;
     private final Notifications notifications;
@@ -71,7 +71,7 @@ public final class PostgresJobStore implements JobStore {
         this.enqueues = new IdempotentEnqueue(batches, queries, topics, mapper);
         this.coalescer = new EnqueueCoalescer("PostgreSQL", enqueues::enqueue);
         this.reads = new JobReads(queries);
-        this.settings = new TopicSettingsRows(queries, topics, mapper);
+        this.settings = new TopicSettingsStore(queries, topics, mapper);
         this.leases = new LeaseTransitions(batches, transitions, options);
         this.changes = new ProducerChanges(transitions, options);
         this.notifications = new Notifications(listen, mapper, queries);

@@ -22,7 +22,7 @@ final class PostgresOperatorViews {
     /** One statement: a range scan of the due index per lane, bounded by the window, grouped into buckets. */
     long[] dueForecast(String topic, long fromMs, long bucketMs, int buckets) {
         long toMs = OperatorViewArguments.forecastEnd(topic, fromMs, bucketMs, buckets);
-        List<ForecastBucket> rows = StoreCalls.call("count the due forecast",
+        List<ForecastBucket> rows = PostgresCalls.call("count the due forecast",
                 () -> queries.dueForecast(topic, fromMs, toMs, bucketMs));
         long[] forecast = new long[buckets];
         for (ForecastBucket row : rows) {
@@ -33,7 +33,7 @@ final class PostgresOperatorViews {
 
     List<LeaseInFlight> leasesInFlight(String topic, int limit) {
         OperatorViewArguments.checkLeaseLimit(topic, limit);
-        return StoreCalls.call("list the leases in flight", () -> queries.leasesInFlight(topic, limit));
+        return PostgresCalls.call("list the leases in flight", () -> queries.leasesInFlight(topic, limit));
     }
 
     /**
@@ -65,7 +65,7 @@ final class PostgresOperatorViews {
                 lateness[i * LatenessBuckets.COUNT + b] = m.lateness()[b];
             }
         }
-        StoreCalls.call("add to the topic history", () -> {
+        PostgresCalls.call("add to the topic history", () -> {
             queries.addHistory(topics, starts, enqueued, delivered, failed, dead, lateness, LatenessBuckets.COUNT);
             return null;
         });
@@ -73,7 +73,7 @@ final class PostgresOperatorViews {
 
     List<TopicMinute> history(String topic, long fromMinute, long toMinute) {
         long first = OperatorViewArguments.firstMinute(topic, fromMinute, toMinute);
-        List<TopicMinute> rows = StoreCalls.call("read the topic history",
+        List<TopicMinute> rows = PostgresCalls.call("read the topic history",
                 () -> queries.history(topic, first, toMinute));
         return rows.stream().filter(m -> !m.isEmpty()).toList();
     }

@@ -19,7 +19,7 @@ final class ProducerChanges {
     }
 
     Job cancel(JobRef ref) {
-        return changed(ref, "cancelled", StoreCalls.call("cancel", () -> transitions.cancel(ref.topic(), ref.id())));
+        return changed(ref, "cancelled", PostgresCalls.call("cancel", () -> transitions.cancel(ref.topic(), ref.id())));
     }
 
     Job reschedule(JobRef ref, Long delayMs, Long runAtMs) {
@@ -27,7 +27,7 @@ final class ProducerChanges {
             throw new IllegalArgumentException("exactly one of delayMs and runAtMs must be set");
         }
         return changed(ref, "rescheduled",
-                StoreCalls.call("reschedule", () -> transitions.reschedule(ref.topic(), ref.id(), delayMs, runAtMs,
+                PostgresCalls.call("reschedule", () -> transitions.reschedule(ref.topic(), ref.id(), delayMs, runAtMs,
                         options.historySize())));
     }
 

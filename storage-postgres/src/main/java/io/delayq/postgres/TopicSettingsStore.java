@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /** Topics' settings, as JSON in their {@code delayq_topics} rows: read, written, and changed by compare-and-set. */
-final class TopicSettingsRows {
+final class TopicSettingsStore {
     /** Compare-and-set rounds of one settings update before it gives up (each lost round means another update won). */
     private static final int UPDATE_ROUNDS = 50;
 
@@ -19,21 +19,21 @@ final class TopicSettingsRows {
     private final KnownTopics topics;
     private final ObjectMapper mapper;
 
-    TopicSettingsRows(JobQueries queries, KnownTopics topics, ObjectMapper mapper) {
+    TopicSettingsStore(JobQueries queries, KnownTopics topics, ObjectMapper mapper) {
         this.queries = queries;
         this.topics = topics;
         this.mapper = mapper;
     }
 
     TopicSettings settings(String topic) {
-        Optional<String> json = StoreCalls.call("read settings", () -> queries.readSettings(topic));
+        Optional<String> json = PostgresCalls.call("read settings", () -> queries.readSettings(topic));
         return json.isEmpty() ? TopicSettings.empty() : parse(topic, json.get());
     }
 
     void put(String topic, TopicSettings settings) {
         JobRules.checkTopic(topic);
         String json = encode(topic, settings);
-        StoreCalls.call("store settings", () -> {
+        PostgresCalls.call("store settings", () -> {
             queries.putSettings(topic, json);
             return null;
         });
@@ -47,10 +47,10 @@ final class TopicSettingsRows {
     TopicSettings update(String topic, UnaryOperator<TopicSettings> change) {
         JobRules.checkTopic(topic);
         for (int round = 0; round < UPDATE_ROUNDS; round++) {
-            Optional<String> read = StoreCalls.call("read settings", () -> queries.readSettings(topic));
+            Optional<String> read = PostgresCalls.call("read settings", () -> queries.readSettings(topic));
             TopicSettings next = change.apply(read.isEmpty() ? TopicSettings.empty() : parse(topic, read.get()));
             String json = encode(topic, next);
-            boolean written = StoreCalls.call("update settings",
+            boolean written = PostgresCalls.call("update settings",
                     () -> queries.compareAndSetSettings(topic, read.orElse(null), json)).isPresent();
             if (written) {
                 topics.add(topic);

@@ -10,14 +10,14 @@ import java.util.Comparator;
 import java.util.function.Supplier;
 
 /** How the store's statements run: PostgreSQL's errors as the SPI's, a retry where the statement did not happen. */
-final class StoreCalls {
+final class PostgresCalls {
     /**
      * The order in which a batch names its jobs: concurrent batches then take row locks in one order and never
      * deadlock.
      */
     static final Comparator<JobRef> LOCK_ORDER = Comparator.comparing(JobRef::topic).thenComparing(JobRef::id);
 
-    private StoreCalls() {
+    private PostgresCalls() {
     }
 
     /**
