@@ -24,11 +24,10 @@ final class RedisCircuitBreakers implements CircuitBreakers {
     private static final Logger LOG = LoggerFactory.getLogger(RedisCircuitBreakers.class);
     private static final List<String> KEYS = List.of(RedisKeys.CIRCUITS);
 
-    private final RedisJobStore store;
+    private final RedisCalls calls;
 
-    /** Built while {@code store} is constructed: its client and scripts are asked for at each call, not now. */
-    RedisCircuitBreakers(RedisJobStore store) {
-        this.store = store;
+    RedisCircuitBreakers(RedisCalls calls) {
+        this.calls = calls;
     }
 
     @Override
@@ -60,13 +59,13 @@ final class RedisCircuitBreakers implements CircuitBreakers {
     @Override
     public OriginCircuit circuit(String origin) {
         Objects.requireNonNull(origin, "origin");
-        return read(origin, store.call("read the circuit of " + origin,
-                () -> store.client().hget(RedisKeys.CIRCUITS, origin)));
+        return read(origin, calls.call("read the circuit of " + origin,
+                () -> calls.client().hget(RedisKeys.CIRCUITS, origin)));
     }
 
     @Override
     public List<OriginCircuit> circuits() {
-        Map<String, String> all = store.call("read the circuits", () -> store.client().hgetAll(RedisKeys.CIRCUITS));
+        Map<String, String> all = calls.call("read the circuits", () -> calls.client().hgetAll(RedisKeys.CIRCUITS));
         List<OriginCircuit> out = new ArrayList<>(all.size());
         all.forEach((origin, record) -> out.add(read(origin, record)));
         out.sort(Comparator.comparing(OriginCircuit::origin));
@@ -78,7 +77,7 @@ final class RedisCircuitBreakers implements CircuitBreakers {
         List<String> args = new ArrayList<>(1 + more.length);
         args.add(origin);
         args.addAll(List.of(more));
-        return store.call(operation, () -> store.scripts().eval(op, KEYS, args));
+        return calls.call(operation, () -> calls.scripts().eval(op, KEYS, args));
     }
 
     /**

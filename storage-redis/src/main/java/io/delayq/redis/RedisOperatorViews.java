@@ -23,19 +23,20 @@ import java.util.Map;
 final class RedisOperatorViews {
     private static final String[] COUNT_FIELDS = {"e", "d", "f", "x"};
 
-    private final RedisJobStore store;
+    private final RedisCalls calls;
+    private final TopicPartitions topics;
 
-    /** Built while {@code store} is constructed: its pipelines are asked for at each call, not now. */
-    RedisOperatorViews(RedisJobStore store) {
-        this.store = store;
+    RedisOperatorViews(RedisCalls calls, TopicPartitions topics) {
+        this.calls = calls;
+        this.topics = topics;
     }
 
     /** One ZCOUNT per bucket, lane and partition (O(log N) each), all in one pipeline. */
     long[] dueForecast(String topic, long fromMs, long bucketMs, int buckets) {
         OperatorViewArguments.forecastEnd(topic, fromMs, bucketMs, buckets);
-        Partition[] ps = store.partitions(topic);
+        Partition[] ps = topics.partitions(topic);
         List<Response<Long>> counts = new ArrayList<>(ps.length * 2 * buckets);
-        try (AbstractPipeline pipeline = store.pipelined()) {
+        try (AbstractPipeline pipeline = calls.pipelined()) {
             for (Partition p : ps) {
                 for (Delivery lane : Delivery.values()) {
                     for (int i = 0; i < buckets; i++) {
@@ -61,7 +62,7 @@ final class RedisOperatorViews {
      */
     List<LeaseInFlight> leasesInFlight(String topic, int limit) {
         OperatorViewArguments.checkLeaseLimit(topic, limit);
-        Partition[] ps = store.partitions(topic);
+        Partition[] ps = topics.partitions(topic);
         List<List<String>> keys = new ArrayList<>(ps.length);
         List<List<String>> args = new ArrayList<>(ps.length);
         for (Partition p : ps) {
@@ -69,7 +70,7 @@ final class RedisOperatorViews {
             args.add(List.of(Integer.toString(limit)));
         }
         List<LeaseInFlight> leases = new ArrayList<>();
-        for (Object answer : store.evalAll(Op.LEASES, keys, args)) {
+        for (Object answer : calls.evalAll(Op.LEASES, keys, args)) {
             List<?> entries = (List<?>) answer;
             for (int i = 0; i + 2 < entries.size(); i += 3) {
                 leases.add(leaseInFlight((String) entries.get(i), (String) entries.get(i + 1),
@@ -98,7 +99,7 @@ final class RedisOperatorViews {
             return;
         }
         List<Response<?>> replies = new ArrayList<>();
-        try (AbstractPipeline pipeline = store.pipelined()) {
+        try (AbstractPipeline pipeline = calls.pipelined()) {
             for (TopicMinute m : minutes) {
                 String key = RedisKeys.topicMinute(m.topic(), m.minute());
                 long[] counts = {m.enqueued(), m.delivered(), m.failed(), m.dead()};
@@ -125,7 +126,7 @@ final class RedisOperatorViews {
         long first = OperatorViewArguments.firstMinute(topic, fromMinute, toMinute);
         List<Long> starts = new ArrayList<>();
         List<Response<Map<String, String>>> reads = new ArrayList<>();
-        try (AbstractPipeline pipeline = store.pipelined()) {
+        try (AbstractPipeline pipeline = calls.pipelined()) {
             for (long m = first; m < toMinute; m += TopicMinute.MINUTE_MS) {
                 starts.add(m);
                 reads.add(pipeline.hgetAll(RedisKeys.topicMinute(topic, m)));
