@@ -4,15 +4,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +19,10 @@ import java.util.concurrent.TimeUnit;
  * A real {@code redis-server} process, for the embedded mode of the service and for tests (the tests' shared
  * server is {@code io.delayq.redis.testing.TestRedis} in this module's test-jar).
  *
- * <p>The binary is the linux-amd64 {@code redis-server} shipped inside the {@code embedded-redis} jar, extracted once
- * per machine to the temp directory; when it cannot run here, {@code redis-server} from the PATH is used. The process
- * binds 127.0.0.1 only and is stopped when {@link #close()} is called or the JVM exits.
+ * <p>The binary is {@link RedisServerBinary}'s; the process binds 127.0.0.1 only and is stopped when {@link #close()}
+ * is called or the JVM exits. The few commands this class sends itself (is it up, whose is it) go through
+ * {@link RespProbe}, without a client library. What stays here is one concern: the server's process, launched or
+ * adopted, until it is stopped.
  *
  * <p>With a {@code dataDir} and {@code appendOnly}, every write is in the append-only file with
  * {@code appendfsync always} before Redis answers it, so a job the store accepted survives a restart of the server.
@@ -41,12 +37,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EmbeddedRedis implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedRedis.class);
-    private static final String BUNDLED = "redis-server-6.2.6-v5-linux-amd64";
     private static final long START_TIMEOUT_MS = 15_000;
     /** File in the data directory where the server writes its pid (removed by the server when it stops cleanly). */
     public static final String PID_FILE = "redis-server.pid";
-
-    private static volatile String executable;
 
     private final int port;
     /** The server's process: a child of this JVM, or the adopted server of a previous run. */
@@ -194,7 +187,7 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
 
     private static EmbeddedRedis launch(int port, Path dataDir, boolean appendOnly, String appendFsync, List<String> extraArgs) {
-        List<String> command = new ArrayList<>(List.of(executable(),
+        List<String> command = new ArrayList<>(List.of(RedisServerBinary.path(),
                 "--port", Integer.toString(port),
                 "--bind", "127.0.0.1",
                 "--daemonize", "no",
@@ -289,7 +282,7 @@ public final class EmbeddedRedis implements AutoCloseable {
             }
             // Ready when it answers PING, and it is ours answering: a server another program left on the port would
             // answer too, while ours exits with "Address already in use".
-            if (answersPing() && RespProbe.pidOf(port) == process.pid()) {
+            if (RespProbe.answersPing(port) && RespProbe.pidOf(port) == process.pid()) {
                 return;
             }
             sleep(20);
@@ -297,22 +290,6 @@ public final class EmbeddedRedis implements AutoCloseable {
         close();
         throw new IllegalStateException("redis-server on port " + port + " did not answer PING within "
                 + START_TIMEOUT_MS + " ms: " + logTail());
-    }
-
-    private boolean answersPing() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-            socket.setSoTimeout(500);
-            OutputStream out = socket.getOutputStream();
-            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            byte[] buffer = new byte[64];
-            int n = socket.getInputStream().read(buffer);
-            // "-LOADING" while an append-only file is replayed: not ready yet
-            return n > 0 && new String(buffer, 0, n, StandardCharsets.US_ASCII).startsWith("+PONG");
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private String logTail() {
@@ -324,53 +301,6 @@ public final class EmbeddedRedis implements AutoCloseable {
             return text.length() > 2000 ? text.substring(text.length() - 2000) : text;
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
-        }
-    }
-
-    private static synchronized String executable() {
-        if (executable == null) {
-            String bundled = extractBundled();
-            executable = bundled != null && runs(bundled) ? bundled : "redis-server";
-            if (!executable.equals(bundled)) {
-                LOG.warn("the bundled {} cannot run here; using redis-server from the PATH", BUNDLED);
-            }
-        }
-        return executable;
-    }
-
-    /** Extracts the bundled binary once per machine (atomic move, so concurrent JVMs never see half a file). */
-    private static String extractBundled() {
-        try (InputStream in = EmbeddedRedis.class.getResourceAsStream("/" + BUNDLED)) {
-            if (in == null) {
-                return null;
-            }
-            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "delayq-redis-" + System.getProperty("user.name"));
-            Files.createDirectories(dir);
-            Path target = dir.resolve(BUNDLED);
-            if (Files.isExecutable(target) && Files.size(target) > 0) {
-                return target.toString();
-            }
-            Path temp = Files.createTempFile(dir, BUNDLED, ".part");
-            Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
-            temp.toFile().setExecutable(true);
-            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            return target.toString();
-        } catch (IOException e) {
-            LOG.warn("cannot extract the bundled redis-server: {}", e.getMessage());
-            return null;
-        }
-    }
-
-    private static boolean runs(String binary) {
-        try {
-            Process p = new ProcessBuilder(binary, "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 
@@ -388,115 +318,6 @@ public final class EmbeddedRedis implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for redis-server", e);
-        }
-    }
-
-    /** The few Redis commands this class sends itself, over a plain socket (no client library, no pool). */
-    private static final class RespProbe {
-        /**
-         * What answers on a port.
-         *
-         * @param pid         the server's {@code process_id}, or -1 when it is not a Redis that tells it
-         * @param description what it is, for a message
-         */
-        record ServerInfo(long pid, String description) {
-        }
-
-        private RespProbe() {
-        }
-
-        /** Null when nothing accepts connections on the port. */
-        static ServerInfo serverInfo(int port) {
-            try (Socket socket = new Socket()) {
-                try {
-                    socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                } catch (IOException nothingThere) {
-                    return null;
-                }
-                socket.setSoTimeout(2_000);
-                try {
-                    String reply = command(socket, "INFO", "server");
-                    for (String line : reply.split("\r\n")) {
-                        if (line.startsWith("process_id:")) {
-                            return new ServerInfo(Long.parseLong(line.substring("process_id:".length()).trim()),
-                                    "a Redis server");
-                        }
-                    }
-                    return new ServerInfo(-1, "a Redis server that does not tell its process id");
-                } catch (IllegalStateException refused) {
-                    return new ServerInfo(-1, "a server that answers INFO with '" + refused.getMessage() + "'");
-                } catch (IOException | RuntimeException notRedis) {
-                    return new ServerInfo(-1, "a program that does not answer as Redis does");
-                }
-            } catch (IOException e) {
-                return new ServerInfo(-1, "a program that accepts connections but " + e.getMessage());
-            }
-        }
-
-        /** The process id of the Redis answering on the port, or -1. */
-        static long pidOf(int port) {
-            ServerInfo info = serverInfo(port);
-            return info == null ? -1 : info.pid();
-        }
-
-        /** {@code CONFIG SET name value}; a refusal is logged, not thrown (the server runs with its own setting). */
-        static void configSet(int port, String name, String value) {
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                socket.setSoTimeout(10_000);
-                command(socket, "CONFIG", "SET", name, value);
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("embedded Redis on port {}: could not set {} to {}: {}", port, name, value, e.getMessage());
-            }
-        }
-
-        /**
-         * Sends one command and reads a simple or bulk string reply.
-         *
-         * @throws IllegalStateException with the server's error line
-         */
-        private static String command(Socket socket, String... args) throws IOException {
-            StringBuilder out = new StringBuilder("*").append(args.length).append("\r\n");
-            for (String arg : args) {
-                byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
-                out.append('$').append(bytes.length).append("\r\n").append(arg).append("\r\n");
-            }
-            OutputStream os = socket.getOutputStream();
-            os.write(out.toString().getBytes(StandardCharsets.UTF_8));
-            os.flush();
-            InputStream in = socket.getInputStream();
-            String first = readLine(in);
-            if (first.startsWith("-")) {
-                throw new IllegalStateException(first.substring(1));
-            }
-            if (first.startsWith("+")) {
-                return first.substring(1);
-            }
-            if (first.startsWith("$")) {
-                int length = Integer.parseInt(first.substring(1));
-                byte[] body = in.readNBytes(Math.max(0, length));
-                if (body.length < length) {
-                    throw new IOException("the reply ended early");
-                }
-                return new String(body, StandardCharsets.UTF_8);
-            }
-            throw new IOException("unexpected reply '" + first + "'");
-        }
-
-        private static String readLine(InputStream in) throws IOException {
-            StringBuilder line = new StringBuilder();
-            int c;
-            while ((c = in.read()) != -1) {
-                if (c == '\n') {
-                    int end = line.length() - 1;
-                    return end >= 0 && line.charAt(end) == '\r' ? line.substring(0, end) : line.toString();
-                }
-                if (line.length() > 4_096) {
-                    throw new IOException("no line end in the first 4 KiB");
-                }
-                line.append((char) c);
-            }
-            throw new IOException("the connection closed before a reply");
         }
     }
 }

@@ -19,14 +19,10 @@ import io.delayq.core.TopicStats;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.redis.RedisKeys.Partition;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
-import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -127,19 +123,10 @@ public final class RedisJobStore implements JobStore {
         return connect(uri, RedisStoreOptions.defaults());
     }
 
+    /** As {@link #connect(String)}, with {@code options} (and the configuration's default timeout, 2 s). */
     public static RedisJobStore connect(String uri, RedisStoreOptions options) {
-        return new RedisJobStore(standaloneClient(uri, options.poolSize()), options, true);
-    }
-
-    /** A pooled client for one server, from a {@code redis://} or {@code rediss://} URI. */
-    static UnifiedJedis standaloneClient(String uri, int poolSize) {
-        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-        pool.setMaxTotal(poolSize);
-        pool.setMaxIdle(poolSize);
-        pool.setMinIdle(1);
-        // fail fast when the pool is exhausted or Redis is gone rather than queue forever
-        pool.setMaxWait(java.time.Duration.ofSeconds(5));
-        return RedisClient.builder().fromURI(URI.create(uri)).poolConfig(pool).build();
+        return new RedisJobStore(RedisClients.standalone(uri, RedisClients.Options.defaults(options.poolSize())),
+                options, true);
     }
 
     /** Runs {@code action} when the store closes (e.g. stopping an embedded server). */

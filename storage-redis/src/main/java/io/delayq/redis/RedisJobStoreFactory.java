@@ -18,22 +18,14 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -63,7 +55,8 @@ import java.util.concurrent.TimeUnit;
  *       service's {@code limits.maxAttempts}, so that every attempt of a dead letter is kept.</td></tr>
  *   <tr><td>{@code poolSize}</td><td>32</td><td>Redis connections at most (one is held by the notification
  *       subscriber).</td></tr>
- *   <tr><td>{@code timeout}</td><td>2 seconds</td><td>Connect and socket timeout of one Redis call; on a cluster
+ *   <tr><td>{@code timeout}</td><td>2 seconds</td><td>Connect and socket timeout of one Redis call, in every mode
+ *       (the embedded server's client too: every client is built by {@link RedisClients}); on a cluster
  *       also the most one command spends following redirections and retrying a node that does not answer.</td></tr>
  *   <tr><td>{@code minReplicas}</td><td>0</td><td>Replicas every acknowledged write (enqueue, ack, nack, extend,
  *       cancel, reschedule, settings, outbox deletion) must reach before the caller is answered: a {@code WAIT} after
@@ -267,7 +260,7 @@ public class RedisJobStoreFactory implements JobStoreFactory {
         try {
             URI parsed = new URI(uri);
             String path = parsed.getPath();
-            return parsed.getHost() != null && (parsed.getPort() == -1 || validPort(parsed.getPort()))
+            return parsed.getHost() != null && (parsed.getPort() == -1 || ClusterUri.validPort(parsed.getPort()))
                     && (path == null || path.isEmpty() || path.matches("/\\d{0,9}"));
         } catch (URISyntaxException e) {
             return false;
@@ -290,60 +283,23 @@ public class RedisJobStoreFactory implements JobStoreFactory {
         }
     }
 
-    /**
-     * A cluster's {@code uri}: {@code redis[s]://[user:password@]host:port,host:port,…[/database]}, one scheme and user
-     * for every seed node. Parsed in one place for the validation above and for {@link #clusterClient()}.
-     */
-    record ClusterUri(String scheme, String userInfo, Set<HostAndPort> nodes) {
-        private static final java.util.regex.Pattern NODE =
-                java.util.regex.Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9._-]+):(\\d{1,5})");
-
-        static ClusterUri parse(String uri) {
-            int schemeEnd = uri.indexOf("://");
-            if (schemeEnd < 0) {
-                throw new IllegalArgumentException("no scheme");
-            }
-            String scheme = uri.substring(0, schemeEnd + 3);
-            String rest = uri.substring(scheme.length());
-            int at = rest.lastIndexOf('@');
-            String userInfo = at >= 0 ? rest.substring(0, at + 1) : "";
-            String hosts = rest.substring(userInfo.length());
-            int slash = hosts.indexOf('/');
-            if (slash >= 0) {
-                if (!hosts.substring(slash).matches("/\\d{0,9}")) {
-                    throw new IllegalArgumentException("not a database number: " + hosts.substring(slash));
-                }
-                hosts = hosts.substring(0, slash);
-            }
-            Set<HostAndPort> nodes = new LinkedHashSet<>();
-            for (String node : hosts.split(",", -1)) {
-                var m = NODE.matcher(node.trim());
-                if (!m.matches() || !validPort(Integer.parseInt(m.group(2)))) {
-                    throw new IllegalArgumentException("not host:port: '" + node + "'");
-                }
-                nodes.add(HostAndPort.from(node.trim()));
-            }
-            return new ClusterUri(scheme, userInfo, nodes);
-        }
-    }
-
-    private static boolean validPort(int port) {
-        return port >= 1 && port <= 65535;
-    }
-
     @Override
     public JobStore build(LifecycleEnvironment lifecycle, HealthCheckRegistry healthChecks, MetricRegistry metrics) {
         EmbeddedRedis server = null;
         UnifiedJedis client;
+        RedisClients.Options connection = new RedisClients.Options(poolSize,
+                java.time.Duration.ofMillis(timeout.toMilliseconds()),
+                java.time.Duration.ofMillis(topologyRefresh.toMilliseconds()));
         if (uri == null && sentinel == null) {
             server = EmbeddedRedis.start(embedded.port, Path.of(embedded.dataDir), embedded.appendOnly, embedded.appendFsync);
-            client = RedisJobStore.standaloneClient(server.uri(), poolSize);
+            client = RedisClients.standalone(server.uri(), connection);
         } else if (sentinel != null) {
-            client = sentinelClient();
+            client = RedisClients.sentinel(sentinel.masterName, sentinel.nodes, sentinel.password, sentinel.database,
+                    connection);
         } else if (cluster) {
-            client = clusterClient();
+            client = RedisClients.cluster(uri, connection);
         } else {
-            client = standaloneClient();
+            client = RedisClients.standalone(uri, connection);
         }
         RedisJobStore store;
         try {
@@ -383,80 +339,6 @@ public class RedisJobStoreFactory implements JobStoreFactory {
         return new RedisStoreOptions(partitions, topicPartitions, java.time.Duration.ofMillis(finishedRetention.toMilliseconds()),
                 historySize, poolSize, java.time.Duration.ofSeconds(1), RedisStoreOptions.defaults().trimInterval(),
                 minReplicas, java.time.Duration.ofMillis(replicaTimeout.toMilliseconds()));
-    }
-
-    private GenericObjectPoolConfig<Connection> pool() {
-        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-        pool.setMaxTotal(poolSize);
-        pool.setMaxIdle(poolSize);
-        pool.setMaxWait(java.time.Duration.ofMillis(Math.max(1_000, timeout.toMilliseconds() * 2)));
-        return pool;
-    }
-
-    private UnifiedJedis standaloneClient() {
-        URI parsed = URI.create(uri);
-        return redis.clients.jedis.RedisClient.builder()
-                .hostAndPort(parsed.getHost(), parsed.getPort() < 0 ? 6379 : parsed.getPort())
-                .clientConfig(clientConfig(parsed).build())
-                .poolConfig(pool())
-                .build();
-    }
-
-    private UnifiedJedis clusterClient() {
-        ClusterUri parsed = ClusterUri.parse(uri);
-        URI first = URI.create(parsed.scheme() + parsed.userInfo() + parsed.nodes().iterator().next());
-        return RedisClusterClient.builder()
-                .nodes(parsed.nodes())
-                .clientConfig(clientConfig(first).build())
-                .poolConfig(pool())
-                // a failover or resharding is followed without an operator even by a client that only pipelines
-                .topologyRefreshPeriod(java.time.Duration.ofMillis(topologyRefresh.toMilliseconds()))
-                // Jedis retries a command on a node that does not answer for up to 5 attempts of the socket timeout
-                // (10 s at 2 s), so one call to a paused master would hold its caller that long: give up once the
-                // timeout has passed instead (the caller gets UNAVAILABLE; MOVED and ASK are still followed within it)
-                .maxTotalRetriesDuration(java.time.Duration.ofMillis(timeout.toMilliseconds()))
-                .build();
-    }
-
-    private UnifiedJedis sentinelClient() {
-        Set<HostAndPort> nodes = new LinkedHashSet<>();
-        sentinel.nodes.forEach(n -> nodes.add(HostAndPort.from(n)));
-        DefaultJedisClientConfig.Builder master = DefaultJedisClientConfig.builder()
-                .timeoutMillis((int) timeout.toMilliseconds())
-                .database(sentinel.database);
-        if (sentinel.password != null) {
-            master.password(sentinel.password);
-        }
-        return RedisSentinelClient.builder()
-                .masterName(sentinel.masterName)
-                .sentinels(nodes)
-                .clientConfig(master.build())
-                .sentinelClientConfig(DefaultJedisClientConfig.builder().timeoutMillis((int) timeout.toMilliseconds()).build())
-                .poolConfig(pool())
-                .build();
-    }
-
-    private DefaultJedisClientConfig.Builder clientConfig(URI parsed) {
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-                .timeoutMillis((int) timeout.toMilliseconds())
-                .ssl("rediss".equals(parsed.getScheme()));
-        String userInfo = parsed.getUserInfo();
-        if (userInfo != null && !userInfo.isEmpty()) {
-            int colon = userInfo.indexOf(':');
-            if (colon < 0) {
-                config.password(userInfo);
-            } else {
-                if (colon > 0) {
-                    config.user(userInfo.substring(0, colon));
-                }
-                config.password(userInfo.substring(colon + 1));
-            }
-        }
-        String path = parsed.getPath();
-        if (path != null && path.length() > 1) {
-            config.database(Integer.parseInt(path.substring(1)));
-        }
-        return config;
     }
 
     // ---------------------------------------------------------------- properties

@@ -21,6 +21,11 @@ import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
 import jakarta.validation.Validator;
 import org.junit.jupiter.api.Test;
 
+import redis.clients.jedis.commands.ProtocolCommand;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.util.SafeEncoder;
+
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.UUID;
@@ -183,5 +188,29 @@ class RedisJobStoreFactoryTest {
         assertThat(result.isHealthy()).isTrue();
         ((JettyManaged) lifecycle.getManagedObjects().get(0)).getManaged().stop();
         assertThat(health.runHealthCheck("store").isHealthy()).isFalse();
+    }
+
+    /**
+     * The embedded server's client is built as every other (RedisClients): the configured {@code timeout} applies to
+     * it. A call the server takes 1 s to answer is cut off at 200 ms (the embedded client used to keep Jedis's 2 s).
+     */
+    @Test
+    void theEmbeddedServersClientHonoursTheConfiguredTimeout() throws Exception {
+        RedisJobStoreFactory redis = (RedisJobStoreFactory) parse("embedded.yml");
+        redis.getEmbedded().setPort(0);
+        redis.getEmbedded().setDataDir("target/factory-redis-" + UUID.randomUUID());
+        redis.setTimeout(io.dropwizard.util.Duration.milliseconds(200));
+        LifecycleEnvironment lifecycle = new LifecycleEnvironment(new MetricRegistry());
+        RedisJobStore store = (RedisJobStore) redis.build(lifecycle, new HealthCheckRegistry(), new MetricRegistry());
+        try {
+            ProtocolCommand debug = () -> SafeEncoder.encode("DEBUG");
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> store.client().sendCommand(debug, "SLEEP", "1"))
+                    .isInstanceOf(JedisConnectionException.class)
+                    .hasRootCauseInstanceOf(SocketTimeoutException.class);
+            assertThat((System.nanoTime() - start) / 1_000_000).as("ms until the call was given up").isLessThan(900);
+        } finally {
+            ((JettyManaged) lifecycle.getManagedObjects().get(0)).getManaged().stop();
+        }
     }
 }
