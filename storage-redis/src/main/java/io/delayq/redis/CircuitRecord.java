@@ -4,9 +4,9 @@ import io.delayq.core.breaker.CircuitState;
 import io.delayq.core.breaker.OriginCircuit;
 
 /**
- * Reads a callback origin's circuit as the {@code circuit_*} scripts store it in {@link RedisKeys#CIRCUITS}:
+ * Reads a callback origin's circuit as the {@code breaker_*} scripts store it in {@link RedisKeys#CIRCUITS}:
  * {@code <state>|<consecutive failures>|<openedAt>|<closedAt>|<nextProbeAt>|<probe interval ms>|<held jobs>}, numbers
- * in base 36, state {@code C} or {@code O}, openedAt / closedAt empty when unset (see {@code lua/lib/circuit.lua},
+ * in base 36, state {@code C} or {@code O}, openedAt / closedAt empty when unset (see {@code lua/lib/breaker.lua},
  * which writes it). Fields after the seventh are ignored, so that a later version may append some.
  */
 final class CircuitRecord {

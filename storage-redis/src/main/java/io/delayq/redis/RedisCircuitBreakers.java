@@ -15,7 +15,7 @@ import java.util.Objects;
 
 /**
  * The circuits of callback origins in Redis: one HASH, {@link RedisKeys#CIRCUITS}, origin → record
- * ({@link CircuitRecord}), shared by every instance on the store. Each write is one {@code circuit_*} script, so it
+ * ({@link CircuitRecord}), shared by every instance on the store. Each write is one {@code breaker_*} script, so it
  * reads, decides and writes atomically by Redis's clock; each read is one command. O(1) per call but
  * {@link #circuits()}, O(origins). The writes do not wait for replicas ({@code minReplicas}): a circuit is soft state,
  * and one lost in a failover only means its failures are counted again.
@@ -33,7 +33,7 @@ final class RedisCircuitBreakers implements CircuitBreakers {
     @Override
     public OriginCircuit recordFailure(String origin, BreakerPolicy policy) {
         Objects.requireNonNull(policy, "policy");
-        String record = (String) eval("record a failure of " + origin, Op.CIRCUIT_FAILURE, origin,
+        String record = (String) eval("record a failure of " + origin, Op.BREAKER_FAILURE, origin,
                 Integer.toString(policy.failureThreshold()), Long.toString(policy.probeIntervalMs()),
                 Long.toString(policy.maxProbeIntervalMs()));
         return CircuitRecord.decode(origin, record);
@@ -41,18 +41,18 @@ final class RedisCircuitBreakers implements CircuitBreakers {
 
     @Override
     public OriginCircuit recordSuccess(String origin) {
-        return CircuitRecord.decode(origin, (String) eval("record a success of " + origin, Op.CIRCUIT_SUCCESS, origin));
+        return CircuitRecord.decode(origin, (String) eval("record a success of " + origin, Op.BREAKER_SUCCESS, origin));
     }
 
     @Override
     public boolean claimProbe(String origin) {
-        return (Long) eval("claim a probe of " + origin, Op.CIRCUIT_PROBE, origin) == 1;
+        return (Long) eval("claim a probe of " + origin, Op.BREAKER_PROBE, origin) == 1;
     }
 
     @Override
     public void addHeld(String origin, long delta) {
         if (delta != 0) {
-            eval("count the held jobs of " + origin, Op.CIRCUIT_HELD, origin, Long.toString(delta));
+            eval("count the held jobs of " + origin, Op.BREAKER_HELD, origin, Long.toString(delta));
         }
     }
 
@@ -88,7 +88,7 @@ final class RedisCircuitBreakers implements CircuitBreakers {
         try {
             return CircuitRecord.decode(origin, record);
         } catch (IllegalArgumentException e) {
-            LOG.warn("The circuit breaker record of {} in {} cannot be read ({}); it counts as closed and is started"
+            LOG.warn("The circuit of {} in {} cannot be read ({}); it counts as closed and is started"
                     + " afresh by the next failure or success recorded for it", origin, RedisKeys.CIRCUITS,
                     e.getMessage());
             return OriginCircuit.closed(origin);

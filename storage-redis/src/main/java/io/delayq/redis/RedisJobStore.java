@@ -19,6 +19,7 @@ import io.delayq.core.TopicStats;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.redis.RedisKeys.Partition;
+import io.delayq.redis.Scripts.Op;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
@@ -41,8 +42,8 @@ public final class RedisJobStore implements JobStore {
     private static final Logger LOG = LoggerFactory.getLogger(RedisJobStore.class);
     /** How soon a reserve that left out a partition whose node failed asks its caller to come back. */
     static final long RETRY_FAILED_PARTITION_MS = 1_000;
-    private static final String NOW_SCRIPT =
-            "local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
+    /** Routes the clock's script ({@code now.lua}) on a cluster; it reads no key. */
+    private static final List<String> NOW_KEYS = List.of(RedisKeys.TOPICS);
 
     private final UnifiedJedis redis;
     private final boolean ownsClient;
@@ -335,7 +336,7 @@ public final class RedisJobStore implements JobStore {
 
     @Override
     public long now() {
-        return calls.call("read the clock", () -> (Long) redis.eval(NOW_SCRIPT, RedisKeys.TOPICS));
+        return calls.call("read the clock", () -> (Long) calls.scripts().eval(Op.NOW, NOW_KEYS, List.of()));
     }
 
     /** PING, for the health check. */

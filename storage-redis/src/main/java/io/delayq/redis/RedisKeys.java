@@ -21,7 +21,7 @@ final class RedisKeys {
      */
     static final String PARTITIONS = "dq:partitions";
     /**
-     * HASH callback origin → its circuit breaker's record ({@code lua/lib/circuit.lua}), shared by every instance. One
+     * HASH callback origin → its circuit (the record of its circuit breaker) ({@code lua/lib/breaker.lua}), shared by every instance. One
      * key, so one cluster slot: each breaker script touches only it, and {@code circuits()} is one HGETALL.
      */
     static final String CIRCUITS = "dq:circuits";

@@ -23,12 +23,12 @@ import java.util.Map;
  */
 final class Scripts {
     /**
-     * The scripts, one per store operation (and {@code leases}, a read, to spare the network the payloads), and one per
-     * write of a callback origin's circuit breaker ({@link RedisCircuitBreakers}).
+     * The scripts, one per store operation (and {@code leases}, a read, to spare the network the payloads; {@code now},
+     * the server's clock), and one per write of a callback origin's circuit ({@link RedisCircuitBreakers}).
      */
     enum Op {
-        ENQUEUE, RESERVE, ACK, NACK, EXTEND, EXPIRE, CANCEL, RESCHEDULE, TRIM, SETTINGS, QUARANTINE, LEASES,
-        CIRCUIT_FAILURE, CIRCUIT_SUCCESS, CIRCUIT_PROBE, CIRCUIT_HELD;
+        ENQUEUE, RESERVE, ACK, NACK, EXTEND, EXPIRE, CANCEL, RESCHEDULE, TRIM, SETTINGS, QUARANTINE, LEASES, NOW,
+        BREAKER_FAILURE, BREAKER_SUCCESS, BREAKER_PROBE, BREAKER_HELD;
 
         String resource() {
             return name().toLowerCase(java.util.Locale.ROOT) + ".lua";

@@ -1,11 +1,11 @@
--- circuit_probe: claims an open circuit's next probe. Exactly one caller wins once nextProbeAt has passed, because
+-- breaker_probe: claims an open circuit's next probe. Exactly one caller wins once nextProbeAt has passed, because
 -- the winner moves nextProbeAt one interval on from now in the same script: every other caller, on any instance, then
 -- finds it not due, and a probe that hangs does not let another one through before the interval is over.
 -- KEYS[1] circuits HASH
 -- ARGV[1] origin
 -- Returns 1 claimed, 0 not claimed (closed, no record, or not due yet)
 --#include lib/record.lua
---#include lib/circuit.lua
+--#include lib/breaker.lua
 
 local key, origin = KEYS[1], ARGV[1]
 local c = read_circuit(key, origin)

@@ -1,13 +1,13 @@
--- circuit_failure: a failed attempt to a callback origin (a connection failure, a timeout or a 5xx). Closed: counted,
+-- breaker_failure: a failed attempt to a callback origin (a connection failure, a timeout or a 5xx). Closed: counted,
 -- and the circuit opens when the threshold is reached in a row (the first probe due one interval later). Open (a
 -- probe failed): the wait between probes doubles, capped, and the next probe is due that long after now, so a dead
 -- receiver is asked less and less often; openedAt stays that of the opening.
 -- One script so that instances failing at once each count once and exactly one of them opens the circuit.
 -- KEYS[1] circuits HASH
 -- ARGV[1] origin, ARGV[2] failure threshold, ARGV[3] first probe interval ms, ARGV[4] probe interval cap ms
--- Returns the circuit's record after the failure (format in lib/circuit.lua)
+-- Returns the circuit's record after the failure (format in lib/breaker.lua)
 --#include lib/record.lua
---#include lib/circuit.lua
+--#include lib/breaker.lua
 
 local key, origin = KEYS[1], ARGV[1]
 local threshold, first, cap = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])

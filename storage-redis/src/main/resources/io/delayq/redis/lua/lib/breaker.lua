@@ -1,4 +1,4 @@
--- Helpers of the circuit_* scripts, pasted by Scripts.java where a script includes lib/circuit.lua (after
+-- Helpers of the breaker_* scripts, pasted by Scripts.java where a script includes lib/breaker.lua (after
 -- lib/record.lua, whose b36 it uses). Every callback origin's circuit breaker is one field of one HASH (the scripts'
 -- KEYS[1], dq:circuits): origin -> record
 --   <state>|<consecutive failures>|<openedAt ms>|<closedAt ms>|<nextProbeAt ms>|<probe interval ms>|<held jobs>
