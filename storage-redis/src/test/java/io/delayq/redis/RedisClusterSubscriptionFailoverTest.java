@@ -1,5 +1,4 @@
 package io.delayq.redis;
-
 import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.NewJob;
@@ -7,7 +6,6 @@ import io.delayq.core.StoreException;
 import io.delayq.core.StoreListener;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.testing.Await;
-import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.testing.EmbeddedCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,7 +18,6 @@ import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.args.ClusterFailoverOption;
-import redis.clients.jedis.util.JedisClusterCRC16;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -91,7 +88,7 @@ class RedisClusterSubscriptionFailoverTest {
             EmbeddedRedis master = subscribersNode();
             assertThat(cluster.masters()).as("Jedis subscribes on a master (so the failover below moves it)")
                     .contains(master);
-            String topic = topicOn(master);
+            String topic = RedisFixtures.topicOn(cluster, master, "wake-");
             String broadcastTopic = "bc-" + UUID.randomUUID();
             List<Job> toBroadcast = new ArrayList<>();
             for (int i = 0; i < 100; i++) {
@@ -200,19 +197,6 @@ class RedisClusterSubscriptionFailoverTest {
         }
         assertThat(found).as("nodes with a pub/sub client").hasSize(1);
         return found.get(0);
-    }
-
-    /** A topic whose one partition's slot is served by {@code master} (ranges as the cluster was formed). */
-    private static String topicOn(EmbeddedRedis master) {
-        int index = cluster.masters().indexOf(master);
-        int per = 16384 / cluster.masters().size();
-        for (int i = 0; ; i++) {
-            String topic = "wake-" + i + "-" + UUID.randomUUID().toString().substring(0, 8);
-            int slot = JedisClusterCRC16.getSlot(Partition.of(topic, 0).jobs());
-            if (Math.min(cluster.masters().size() - 1, slot / per) == index) {
-                return topic;
-            }
-        }
     }
 
     private static void signal(String signal, EmbeddedRedis node) throws IOException, InterruptedException {

@@ -1,15 +1,18 @@
 package io.delayq.redis;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.JobRef;
 import io.delayq.redis.RedisKeys.Partition;
+import io.delayq.redis.testing.EmbeddedCluster;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.resps.Tuple;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /** Reads the raw Redis state of a store, for tests that check what the scripts wrote. */
 final class RedisFixtures implements AutoCloseable {
@@ -56,6 +59,23 @@ final class RedisFixtures implements AutoCloseable {
             out.put(t.getElement(), (long) t.getScore());
         }
         return out;
+    }
+
+    /** The master that serves {@code key}, by the slot ranges {@code cluster} was formed with. */
+    static EmbeddedRedis masterOf(EmbeddedCluster cluster, String key) {
+        int slot = JedisClusterCRC16.getSlot(key);
+        List<EmbeddedRedis> masters = cluster.masters();
+        return masters.get(Math.min(masters.size() - 1, slot / (RedisKeys.SLOTS / masters.size())));
+    }
+
+    /** A new topic whose one partition is served by {@code master} (ranges as the cluster was formed). */
+    static String topicOn(EmbeddedCluster cluster, EmbeddedRedis master, String prefix) {
+        for (int i = 0; ; i++) {
+            String topic = prefix + i + "-" + UUID.randomUUID().toString().substring(0, 8);
+            if (masterOf(cluster, Partition.of(topic, 0).jobs()) == master) {
+                return topic;
+            }
+        }
     }
 
     /**

@@ -87,7 +87,7 @@ class RedisReplicatedClusterTest {
         String topic = "spread-orders";
         int[] legacy = new int[3];
         for (int p = 0; p < 8; p++) {
-            legacy[cluster.masters().indexOf(masterOf(Partition.of(topic, p).jobs()))]++;
+            legacy[cluster.masters().indexOf(RedisFixtures.masterOf(cluster, Partition.of(topic, p).jobs()))]++;
         }
         assertThat(java.util.Arrays.stream(legacy).allMatch(n -> n >= 2 && n <= 3))
                 .as("the first layout of this name is uneven (%s), so this test tells the layouts apart",
@@ -170,7 +170,7 @@ class RedisReplicatedClusterTest {
         String topic = "lag-" + UUID.randomUUID();
         try (RedisJobStore store = store(1, 1)) {
             store.enqueue(NewJob.delayed(topic, "first", "{}", 0, 3));
-            EmbeddedRedis master = masterOf(store.partitions(topic)[0].jobs());
+            EmbeddedRedis master = RedisFixtures.masterOf(cluster, store.partitions(topic)[0].jobs());
             EmbeddedRedis replica = cluster.replicaOf(master);
             signal("STOP", replica);
             try {
@@ -285,12 +285,6 @@ class RedisReplicatedClusterTest {
             }
             assertThat(lost).as("acknowledged jobs lost in the failover").isEmpty();
         }
-    }
-
-    private static EmbeddedRedis masterOf(String key) {
-        int slot = redis.clients.jedis.util.JedisClusterCRC16.getSlot(key);
-        List<EmbeddedRedis> masters = cluster.masters();
-        return masters.get(Math.min(masters.size() - 1, slot / (16384 / masters.size())));
     }
 
     private static void signal(String signal, EmbeddedRedis node) throws IOException, InterruptedException {
