@@ -45,7 +45,6 @@ final class EnqueueWriter {
             groups.computeIfAbsent(TopicPartitions.pick(topics.partitionsForWrite(job.topic()), job.id()),
                     k -> new ArrayList<>()).add(i);
         }
-        topics.registerTopics(jobs);
         List<Call> calls = new ArrayList<>();
         groups.forEach((p, indexes) -> {
             for (int from = 0; from < indexes.size(); from += CHUNK) {

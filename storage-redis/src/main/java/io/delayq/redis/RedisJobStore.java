@@ -36,7 +36,8 @@ import java.util.function.UnaryOperator;
  * Sentinel, or on a cluster, since it only uses {@link UnifiedJedis}. This class wires the parts and delegates to
  * them: {@link EnqueueWriter}, {@link LeaseReserver}, {@link LeaseTransitions}, {@link ProducerChanges},
  * {@link TopicReads}, {@link TopicSettingsStore}, {@link OutboxStreams}, {@link Notifications}, the operator views and
- * the circuit breakers, over {@link TopicPartitions}, {@link ReplicatedWrites} and {@link RedisCalls}.
+ * the circuit breakers, over {@link TopicPartitions} (with {@link TopicRegistry}), {@link ReplicatedWrites} and
+ * {@link RedisCalls}.
  */
 public final class RedisJobStore implements JobStore {
     private static final Logger LOG = LoggerFactory.getLogger(RedisJobStore.class);
@@ -51,6 +52,7 @@ public final class RedisJobStore implements JobStore {
     private final ClusterNodes nodes;
     private final RecordCodec codec = new RecordCodec();
     private final RedisCalls calls;
+    private final TopicRegistry registry;
     private final TopicPartitions topics;
     private final TopicSettingsStore settings;
     private final EnqueueWriter enqueuer;
@@ -81,7 +83,8 @@ public final class RedisJobStore implements JobStore {
         this.calls = new RedisCalls(redis, nodes, scripts);
         ScriptArgs scriptArgs = ScriptArgs.of(options);
         ReplicatedWrites writes = new ReplicatedWrites(calls, options);
-        this.topics = new TopicPartitions(calls, writes, options);
+        this.registry = new TopicRegistry(calls);
+        this.topics = new TopicPartitions(calls, registry, options);
         this.settings = new TopicSettingsStore(calls, writes, topics, codec, options);
         this.enqueuer = new EnqueueWriter(writes, topics, codec);
         this.coalescer = new EnqueueCoalescer("Redis", enqueuer::enqueue);
@@ -347,6 +350,7 @@ public final class RedisJobStore implements JobStore {
     @Override
     public void close() {
         trimmer.close();
+        registry.close();
         notifications.close();
         try {
             if (ownsClient) {

@@ -1,7 +1,6 @@
 package io.delayq.redis;
 
 import io.delayq.core.JobRules;
-import io.delayq.core.NewJob;
 import io.delayq.redis.RedisKeys.Partition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,28 +17,28 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32;
 
 /**
- * Which partition a job lives in, and the registry of topics: {@code dq:topics} (every topic that has jobs or
- * settings) and {@code dq:partitions} (each topic's partition count and layout, recorded when it is first written).
- * Both are cached in memory once known, so the hot path reads neither.
+ * Which partition a job lives in: a topic's partitions come from its record in {@code dq:partitions} (written through
+ * {@link TopicRegistry} when the topic is first written), cached in memory once known, so the hot path reads nothing.
  */
 final class TopicPartitions {
     private static final Logger LOG = LoggerFactory.getLogger(TopicPartitions.class);
 
     private final RedisCalls calls;
-    private final ReplicatedWrites writes;
+    private final TopicRegistry registry;
     private final RedisStoreOptions options;
     private final Map<String, Partition[]> partitions = new ConcurrentHashMap<>();
-    private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
 
-    TopicPartitions(RedisCalls calls, ReplicatedWrites writes, RedisStoreOptions options) {
+    TopicPartitions(RedisCalls calls, TopicRegistry registry, RedisStoreOptions options) {
         this.calls = calls;
-        this.writes = writes;
+        this.registry = registry;
         this.options = options;
     }
 
-    /** Topics whose partition count this instance caches. */
+    /** Topics whose partition count this instance caches or registered. */
     Set<String> cachedTopics() {
-        return new HashSet<>(partitions.keySet());
+        Set<String> cached = new HashSet<>(partitions.keySet());
+        cached.addAll(registry.registeredTopics());
+        return cached;
     }
 
     /** Whether the topic's partition count is recorded (as far as this instance knows: it has jobs or settings). */
@@ -51,22 +50,6 @@ final class TopicPartitions {
     Set<String> topics() {
         UnifiedJedis redis = calls.client();
         return calls.call("topics", () -> new HashSet<>(redis.smembers(RedisKeys.TOPICS)));
-    }
-
-    void registerTopics(List<NewJob> jobs) {
-        for (NewJob job : jobs) {
-            registerTopic(job.topic());
-        }
-    }
-
-    /** Before the topic's jobs or settings are written, so a crash in between never hides a topic that has them. */
-    void registerTopic(String topic) {
-        if (!knownTopics.contains(topic)) {
-            UnifiedJedis redis = calls.client();
-            writes.writeOne("register topic", RedisKeys.TOPICS, pipe -> pipe.sadd(RedisKeys.TOPICS, topic),
-                    () -> redis.sadd(RedisKeys.TOPICS, topic));
-            knownTopics.add(topic);
-        }
     }
 
     /** The partition of a job, for reads and transitions of jobs that exist (see {@link #partitions}). */
@@ -105,24 +88,20 @@ final class TopicPartitions {
         return partitions.computeIfAbsent(topic, t -> build(t, adopted(t, PartitionRecord.parse(t, recorded), configured)));
     }
 
-    /** The partitions of a topic about to get jobs or settings: its count is recorded now unless it was already. */
+    /**
+     * The partitions of a topic about to get jobs or settings: the topic is registered now unless this process did
+     * already ({@link TopicRegistry#register}: the recorded count wins, and a registry out of reach does not stop the
+     * write).
+     */
     Partition[] partitionsForWrite(String topic) {
         Partition[] known = partitions.get(topic);
-        if (known != null) {
+        if (known != null && registry.isRegistered(topic)) {
             return known;
         }
         JobRules.checkTopic(topic);
         int configured = options.partitionsOf(topic);
-        String ours = PartitionRecord.forNewTopic(configured).encode();
-        UnifiedJedis redis = calls.client();
-        long written = writes.writeOne("record the partition count of topic " + topic, RedisKeys.PARTITIONS,
-                pipe -> pipe.hsetnx(RedisKeys.PARTITIONS, topic, ours),
-                () -> redis.hsetnx(RedisKeys.PARTITIONS, topic, ours));
-        String recorded = written == 1 ? ours // recorded just now: ours
-                : readRecord(topic);
-        PartitionRecord record = recorded == null ? PartitionRecord.forNewTopic(configured)
-                : PartitionRecord.parse(topic, recorded);
-        return partitions.computeIfAbsent(topic, t -> build(t, adopted(t, record, configured)));
+        PartitionRecord record = registry.register(topic, PartitionRecord.forNewTopic(configured));
+        return known != null ? known : partitions.computeIfAbsent(topic, t -> build(t, adopted(t, record, configured)));
     }
 
     /**

@@ -59,7 +59,6 @@ final class TopicSettingsStore {
     void put(String topic, TopicSettings settings) {
         JobRules.checkTopic(topic);
         String json = encode(topic, settings);
-        topics.registerTopic(topic);
         topics.partitionsForWrite(topic);
         UnifiedJedis redis = calls.client();
         writes.writeOne("put settings", RedisKeys.SETTINGS, pipe -> pipe.hset(RedisKeys.SETTINGS, topic, json),
@@ -73,7 +72,6 @@ final class TopicSettingsStore {
      */
     TopicSettings update(String topic, UnaryOperator<TopicSettings> change) {
         JobRules.checkTopic(topic);
-        topics.registerTopic(topic);
         topics.partitionsForWrite(topic);
         for (int round = 0; round < UPDATE_ROUNDS; round++) {
             String read = read("read settings", topic);

@@ -36,6 +36,19 @@ class RedisTopicCountTest {
         raw.close();
     }
 
+    /** A registration a failover lost (acknowledged by a master, not yet on its replica) comes back by itself. */
+    @Test
+    void aRegistrationTheRegistryLostIsWrittenAgainWithinSeconds() {
+        String topic = "t-" + UUID.randomUUID();
+        store.enqueue(NewJob.delayed(topic, "j", "{}", 60_000, 3));
+        raw.redis().srem(RedisKeys.TOPICS, topic);
+        raw.redis().hdel(RedisKeys.PARTITIONS, topic);
+        Await.until("the topic registered again, with its count", TopicRegistry.REPAIR_EVERY_MS + 5_000,
+                () -> raw.redis().sismember(RedisKeys.TOPICS, topic)
+                        && "1".equals(raw.redis().hget(RedisKeys.PARTITIONS, topic)));
+        assertThat(store.topics()).contains(topic);
+    }
+
     @Test
     void readsOfAnUnknownTopicWriteNothing() {
         String topic = "t-" + UUID.randomUUID();
