@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.JobRef;
 import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.testing.EmbeddedCluster;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.resps.Tuple;
@@ -66,6 +67,19 @@ final class RedisFixtures implements AutoCloseable {
         int slot = JedisClusterCRC16.getSlot(key);
         List<EmbeddedRedis> masters = cluster.masters();
         return masters.get(Math.min(masters.size() - 1, slot / (RedisKeys.SLOTS / masters.size())));
+    }
+
+    /** The port of the master that {@code node} says serves {@code slot} (its CLUSTER SLOTS), or -1. */
+    static int servedBy(EmbeddedRedis node, int slot) {
+        try (Jedis jedis = new Jedis("127.0.0.1", node.port(), 1_000)) {
+            for (Object range : jedis.clusterSlots()) {
+                List<?> r = (List<?>) range;
+                if ((Long) r.get(0) <= slot && slot <= (Long) r.get(1)) {
+                    return ((Long) ((List<?>) r.get(2)).get(1)).intValue();
+                }
+            }
+            return -1;
+        }
     }
 
     /** A new topic whose one partition is served by {@code master} (ranges as the cluster was formed). */

@@ -68,7 +68,7 @@ class RedisTopicRegistryFailoverTest {
             }
             int slot = JedisClusterCRC16.getSlot(RedisKeys.TOPICS);
             Await.until("the healthy masters see the registry's slots on the promoted replica", 10_000,
-                    () -> healthy.stream().allMatch(m -> servedBy(m, slot).equals(promoted.port())));
+                    () -> healthy.stream().allMatch(m -> RedisFixtures.servedBy(m, slot) == promoted.port()));
             Await.until("the stores' client follows the failover", 10_000, () -> readsTopics(first));
 
             List<String> topics = new ArrayList<>();
@@ -93,19 +93,6 @@ class RedisTopicRegistryFailoverTest {
             Await.until("the registry whole again: every new topic listed, with its partition count", 10_000,
                     () -> reader.topics().containsAll(topics)
                             && topics.stream().allMatch(t -> reader.partitions(t).length == 1));
-        }
-    }
-
-    /** The port of the master {@code node} says serves {@code slot}. */
-    private static Integer servedBy(EmbeddedRedis node, int slot) {
-        try (Jedis jedis = new Jedis("127.0.0.1", node.port())) {
-            for (Object range : jedis.clusterSlots()) {
-                List<?> r = (List<?>) range;
-                if ((Long) r.get(0) <= slot && slot <= (Long) r.get(1)) {
-                    return ((Long) ((List<?>) r.get(2)).get(1)).intValue();
-                }
-            }
-            return -1;
         }
     }
 
