@@ -11,8 +11,7 @@ import io.delayq.core.StoreStatus;
 import io.delayq.core.testing.Await;
 import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.testing.EmbeddedCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,17 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RedisClusterReshardingTest {
     private static final Logger LOG = LoggerFactory.getLogger(RedisClusterReshardingTest.class);
     private static final int PARTITIONS = 3;
-    private static EmbeddedCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = EmbeddedCluster.start(3, 0, 1000);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @AutoClose
+    private static final EmbeddedCluster cluster = EmbeddedCluster.start(3, 0, 1000);
 
     @Test
     void aPartitionsSlotMovedToAnotherMasterWhileJobsFlowLosesNoJobAndIsFollowedWithoutAnOperator() throws Exception {

@@ -8,8 +8,7 @@ import io.delayq.core.StoreStatus;
 import io.delayq.core.testing.Await;
 import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.testing.EmbeddedCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,17 +46,8 @@ class RedisClusterSubscriptionFailoverTest {
      * Without the watchdog they are never heard again.
      */
     private static final long BOUND_MS = 20_000;
-    private static EmbeddedCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = EmbeddedCluster.start(3, 1, 1000);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @AutoClose
+    private static final EmbeddedCluster cluster = EmbeddedCluster.start(3, 1, 1000);
 
     /**
      * A client configured as the store factory configures one (2 s timeout, and no call retried past it), so that a

@@ -11,8 +11,7 @@ import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.testing.Await;
 import io.delayq.redis.RedisKeys.Partition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -44,17 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RedisReplicatedClusterTest {
     private static final Logger LOG = LoggerFactory.getLogger(RedisReplicatedClusterTest.class);
-    private static EmbeddedCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = EmbeddedCluster.start(3, 1, 1000);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @AutoClose
+    private static final EmbeddedCluster cluster = EmbeddedCluster.start(3, 1, 1000);
 
     private static RedisJobStore store(int partitions, int minReplicas) {
         RedisStoreOptions options = RedisStoreOptions.defaults().withPartitions(partitions, Map.of());

@@ -4,8 +4,7 @@ import io.delayq.core.NewJob;
 import io.delayq.core.StoreException;
 import io.delayq.core.testing.Await;
 import io.delayq.redis.testing.EmbeddedCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,17 +32,8 @@ class RedisTopicRegistryFailoverTest {
     private static final Logger LOG = LoggerFactory.getLogger(RedisTopicRegistryFailoverTest.class);
     /** An enqueue on a healthy master takes milliseconds; the failure this test is about took the replica timeout. */
     private static final long USUAL_MS = 500;
-    private static EmbeddedCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = EmbeddedCluster.start(3, 1, 1000);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @AutoClose
+    private static final EmbeddedCluster cluster = EmbeddedCluster.start(3, 1, 1000);
 
     @Test
     void aFailoverOfTheRegistrysMasterRefusesNoNewTopicOfTheHealthyMasters() {
