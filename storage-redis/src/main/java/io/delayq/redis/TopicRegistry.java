@@ -92,13 +92,13 @@ final class TopicRegistry implements AutoCloseable {
             }
             if (recorded != null) {
                 PartitionRecord record = recorded.get(0) == null ? ours : PartitionRecord.parse(topic, recorded.get(0));
-                registered.putIfAbsent(topic, record);
-                return record;
+                PartitionRecord first = registered.putIfAbsent(topic, record);
+                return first != null ? first : record;
             }
         }
-        registered.putIfAbsent(topic, ours);
+        PartitionRecord first = registered.putIfAbsent(topic, ours);
         pending.add(topic);
-        return ours;
+        return first != null ? first : ours;
     }
 
     /**
