@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,6 +81,29 @@ class DeadLetterClientTest {
         assertThat(client.lease(topic, 10, Duration.ofSeconds(2), null)).hasSize(2);
         assertThatThrownBy(() -> client.purgeDeadLetters(DeadLetterFilter.all()))
                 .isInstanceOf(ValidationException.class);
+    }
+
+    /**
+     * "." and ".." are steps of a URL path: {@code URI.resolve} would turn the replay of letter ".." into
+     * {@code POST /v1/admin/dead-letters/replay}, a bulk replay of every topic. The client refuses to build such a URL
+     * and sends nothing.
+     */
+    @Test
+    void aNameMadeOnlyOfDotsIsRefusedBeforeAnyRequestIsSent() throws Exception {
+        kill("bystander", "{}");
+        for (String name : List.of(".", "..", "...")) {
+            assertThatThrownBy(() -> client.deadLetter(topic, name)).as("deadLetter %s", name)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("only of dots");
+            assertThatThrownBy(() -> client.get(name, "j")).as("get topic %s", name)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("only of dots");
+            assertThatThrownBy(() -> client.replayDeadLetter(topic, name)).as("replay %s", name)
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> client.purgeDeadLetter(topic, name)).as("purge %s", name)
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> client.cancel(topic, name)).as("cancel %s", name)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(client.deadLetter(topic, "bystander").replayCount()).as("nothing was replayed").isZero();
     }
 
     /** Schedules a pull job with one attempt, fails it, and waits for the archive to have it. */

@@ -4,9 +4,11 @@ import io.delayq.core.testing.Await;
 import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.core.testing.CallbackReceiver.Received;
 import io.delayq.core.testing.CallbackReceiver.Reply;
+import io.delayq.core.testing.StoreFixtures;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
+import io.delayq.service.support.DirectStore;
 import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -311,6 +313,47 @@ class DashboardBrowserTest {
         ui.go("/"); // the overview, for docs/dashboard.md, once the earlier tests have left their topics
         ui.awaitThat("the overview", d -> !ui.text("updated").isEmpty());
         SCREENSHOTS.take(browser, "overview");
+    }
+
+    /**
+     * A dead letter stored under the id ".." (by an earlier version: the API refuses such names now) offers no
+     * per-letter replay or purge and no job link: its URL would be /dead-letters/{topic}/../replay, which the browser
+     * folds into a bulk replay of every topic. The page's own URL builder refuses the name; the letter is reached
+     * through the filters instead.
+     */
+    @Test
+    @Order(6)
+    void aLetterWithADotIdOffersNoPerLetterActionAndThePageBuildsNoUrlForIt() throws Exception {
+        String topic = topic("legacy");
+        try (DirectStore direct = DirectStore.of(APP)) {
+            StoreFixtures.killJob(direct.store(), topic, "..", 1);
+        }
+        String bystander = topic("bystander");
+        schedule(bystander, "doomed", "{\"n\": 1}", "/fail/" + bystander, "\"maxAttempts\": 1");
+        awaitState(bystander, "doomed", "DEAD");
+        Await.until("the dot letter is archived", () -> admin.get("/v1/admin/dead-letters?topic=" + topic)
+                .json().path("items").size() == 1);
+
+        ui.signIn(TestApps.ADMIN);
+        ui.go("/dead-letters?topic=" + topic);
+        ui.awaitThat("the letter '..'", d -> ui.all("letter-row").size() == 1);
+        WebElement row = ui.all("letter-row").get(0);
+        assertThat(row.getAttribute("data-id")).isEqualTo("..");
+        for (String action : List.of("letter-replay", "letter-purge")) {
+            assertThat(row.findElement(testId(action)).isEnabled()).as(action + " of '..'").isFalse();
+        }
+        assertThat(row.findElement(testId("letter-id")).findElements(By.tagName("a"))).as("no job link").isEmpty();
+        assertThat(ui.all("replay-filter").get(0).isEnabled()).as("the filter's bulk actions reach it").isTrue();
+        Object built = ui.script("return import('./js/api.js').then((api) => {"
+                + " try { return api.path('v1', 'admin', 'dead-letters', arguments[0], '..', 'replay'); }"
+                + " catch (e) { return 'refused: ' + e.message; } })", topic);
+        assertThat(String.valueOf(built)).startsWith("refused: ").contains("only of dots");
+
+        ui.go("/jobs/" + topic + "/..");
+        ui.awaitThat("the job page says it cannot show such a name", d -> ui.visible("error-banner"));
+        assertThat(ui.text("error-text")).contains("only of dots");
+        assertThat(admin.get("/v1/admin/dead-letters/" + bystander + "/doomed").json().path("replayCount").asInt())
+                .as("nothing was replayed").isZero();
     }
 
     /** A fresh topic with a name that reads well on a screenshot: {@code orders-1b2c3d4e}. */
