@@ -384,9 +384,19 @@ public final class DelayqClient {
         return "v1/admin/dead-letters/" + segment(topic) + "/" + segment(id);
     }
 
-    /** Topic and id characters are URL-safe by the service's rules; encoding keeps a bad name from changing the path. */
-    private static String segment(String value) {
+    /**
+     * Topic and id characters are URL-safe by the service's rules; encoding keeps a bad name from changing the path.
+     * A name made only of dots is refused before anything is sent: {@code .} and {@code ..} are path steps that
+     * {@link URI#resolve} folds ({@code dead-letters/t/../replay} would become the bulk {@code dead-letters/replay}),
+     * and the service refuses an encoded dot. The service refuses such names too (JobRules.checkPathName); a dead
+     * letter stored under one by an earlier version is reached through a filter ({@code idPrefix}).
+     */
+    static String segment(String value) {
         Objects.requireNonNull(value, "topic and id must not be null");
+        if (!value.isEmpty() && value.chars().allMatch(c -> c == '.')) {
+            throw new IllegalArgumentException("'" + value + "' is made only of dots; '.' and '..' are steps of a URL"
+                    + " path, so no request can name it (reach such a dead letter through a filter, e.g. idPrefix)");
+        }
         return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 

@@ -83,6 +83,11 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
         return "'" + text.substring(0, cut) + "…' (" + text.length() + " characters)";
     }
 
+    /**
+     * A topic a store can hold: 1 to {@value #MAX_NAME_CHARS} characters of the alphabet. Names that come from a
+     * client go through {@link #checkClientTopic}, which also refuses names made only of dots; the stores check with
+     * this one, so that topics stored before that rule keep working.
+     */
     public static String checkTopic(String topic) {
         if (!isName(topic, false)) {
             throw new IllegalArgumentException("topic " + quote(topic)
@@ -91,6 +96,7 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
         return topic;
     }
 
+    /** A job id a store can hold; see {@link #checkTopic} and, for ids from clients, {@link #checkClientId}. */
     public static String checkId(String id) {
         if (!isName(id, true)) {
             throw new IllegalArgumentException("job id " + quote(id)
@@ -98,6 +104,54 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
                     + " characters from A-Z, a-z, 0-9, '.', '_', ':' and '-'");
         }
         return id;
+    }
+
+    /**
+     * A topic as a client names it: {@link #checkTopic} and {@link #checkPathName}. Every entry point of the API
+     * checks topics with this; the stores keep {@link #checkTopic}, so that a topic stored before the dot rule is
+     * still delivered.
+     */
+    public static String checkClientTopic(String topic) {
+        return checkPathName("topic", checkTopic(topic));
+    }
+
+    /** A job id as a client names it: {@link #checkId} and {@link #checkPathName} (see {@link #checkClientTopic}). */
+    public static String checkClientId(String id) {
+        return checkPathName("job id", checkId(id));
+    }
+
+    /**
+     * The rule of every name a client chooses that may stand as a segment of a URL path: topics and job ids today,
+     * and every name added later (tenants, tokens, schedules) calls this too. A name made only of dots is refused:
+     * {@code .} and {@code ..} are steps of a path, which browsers and {@code URI.resolve} fold before the request is
+     * sent ({@code /dead-letters/t/../replay} becomes {@code /dead-letters/replay}), and the server refuses an encoded
+     * dot ({@code %2E}), so no encoding can carry them; {@code ...} is refused with them, so that the rule is one
+     * sentence.
+     *
+     * @param what what the name is, for the message ({@code "topic"}, {@code "job id"})
+     * @return {@code name}
+     * @throws IllegalArgumentException when {@code name} is made only of dots
+     */
+    public static String checkPathName(String what, String name) {
+        if (isOnlyDots(name)) {
+            throw new IllegalArgumentException(what + " " + quote(name) + " is made only of dots; '.' and '..' are"
+                    + " steps of a URL path (a browser turns /a/../b into /b), so a name needs at least one character"
+                    + " other than '.'");
+        }
+        return name;
+    }
+
+    /** Whether {@code text} is one or more dots and nothing else. */
+    public static boolean isOnlyDots(String text) {
+        if (text == null || text.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) != '.') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

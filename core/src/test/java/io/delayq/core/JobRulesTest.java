@@ -46,6 +46,27 @@ class JobRulesTest {
         assertThat(accepts(() -> JobRules.checkId("i".repeat(129)))).isFalse();
     }
 
+    /** Names from clients may not be only dots (path steps); stored names are still what the store can hold. */
+    @Test
+    void clientNamesMadeOnlyOfDotsAreRefusedStoredOnesAreNot() {
+        for (String dots : List.of(".", "..", "...", ".".repeat(128))) {
+            assertThatThrownBy(() -> JobRules.checkClientTopic(dots))
+                    .hasMessageContaining("topic '" + (dots.length() > 64 ? dots.substring(0, 64) + "…" : dots))
+                    .hasMessageContaining("only of dots");
+            assertThatThrownBy(() -> JobRules.checkClientId(dots)).hasMessageContaining("job id");
+            assertThatThrownBy(() -> JobRules.checkPathName("tenant", dots)).hasMessageStartingWith("tenant '");
+            assertThat(JobRules.checkTopic(dots)).as("a store still holds %s", dots).isEqualTo(dots);
+            assertThat(JobRules.checkId(dots)).isEqualTo(dots);
+        }
+        for (String name : List.of("a.", ".a", "..a", "a..b", "._", "-.", ":..")) {
+            assertThat(JobRules.checkClientId(name)).isEqualTo(name);
+        }
+        assertThat(JobRules.checkClientTopic(".x")).isEqualTo(".x");
+        assertThatThrownBy(() -> JobRules.checkClientTopic("a b")).hasMessageContaining("is invalid");
+        assertThat(JobRules.isOnlyDots("")).isFalse();
+        assertThat(JobRules.isOnlyDots(null)).isFalse();
+    }
+
     private static boolean accepts(Runnable check) {
         try {
             check.run();

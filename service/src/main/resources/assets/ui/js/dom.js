@@ -36,8 +36,9 @@ export function replace(el, ...children) {
   return el;
 }
 
-/** A link to a hash route built from path segments, each encoded. */
+/** A link to a hash route built from path segments, each encoded; plain text when a segment is made only of dots. */
 export function routeLink(text, ...segments) {
+  if (segments.some((s) => /^\.+$/.test(String(s)))) return h('span', { title: 'a name made only of dots has no page' }, text);
   return h('a', { href: '#/' + segments.map(encodeURIComponent).join('/') }, text);
 }
 

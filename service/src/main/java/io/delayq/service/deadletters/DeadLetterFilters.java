@@ -73,7 +73,11 @@ public final class DeadLetterFilters {
                 params.getFirst("group"), limit, cursor);
     }
 
-    /** A filter from its parts (blank means absent); {@code IllegalArgumentException} (422) on a bad one. */
+    /**
+     * A filter from its parts (blank means absent); {@code IllegalArgumentException} (422) on a bad one. The topic is
+     * any a store can hold ({@link JobRules#checkTopic}), one made only of dots included: a filter is never a path
+     * step, and it is how letters stored under such a name by an earlier version are reached.
+     */
     public static DeadLetterQuery of(String topic, String from, String to, Boolean replayed, String host,
                                      Integer status, String idPrefix, String payloadField, String payloadValue,
                                      String group, int limit, String cursor) {

@@ -268,9 +268,13 @@ public class DeadLettersResource {
     }
 
     private static JobRef ref(String topic, String id) {
-        return new JobRef(JobRules.checkTopic(topic), JobRules.checkId(id));
+        return new JobRef(JobRules.checkClientTopic(topic), JobRules.checkClientId(id));
     }
 
+    /**
+     * A topic filter: any topic a store can hold, including one made only of dots that an earlier version accepted
+     * (a filter is a value in a query or body, never a path step, and it is how such letters are reached).
+     */
     private static String topic(String topic) {
         String t = blankToNull(topic);
         return t == null ? null : JobRules.checkTopic(t);

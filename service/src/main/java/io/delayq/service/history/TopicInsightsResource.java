@@ -52,7 +52,7 @@ public class TopicInsightsResource {
     @Path("history")
     @Timed
     public TopicHistoryView history(@PathParam("topic") String topic, @QueryParam("minutes") Integer minutes) {
-        JobRules.checkTopic(topic);
+        JobRules.checkClientTopic(topic);
         int n = RangeParams.inRange("minutes", minutes, 60, 1, MAX_HISTORY_MINUTES);
         long to = store.now() / TopicMinute.MINUTE_MS * TopicMinute.MINUTE_MS + TopicMinute.MINUTE_MS;
         long from = to - n * TopicMinute.MINUTE_MS;
@@ -79,7 +79,7 @@ public class TopicInsightsResource {
     @Path("forecast")
     @Timed
     public ForecastView forecast(@PathParam("topic") String topic, @QueryParam("minutes") Integer minutes) {
-        JobRules.checkTopic(topic);
+        JobRules.checkClientTopic(topic);
         int n = RangeParams.inRange("minutes", minutes, 60, 1, MAX_FORECAST_MINUTES);
         long now = store.now();
         long[] counts = store.dueForecast(topic, now, TopicMinute.MINUTE_MS, n);
@@ -91,7 +91,7 @@ public class TopicInsightsResource {
     @Path("leases")
     @Timed
     public LeasesInFlight leases(@PathParam("topic") String topic, @QueryParam("limit") Integer limit) {
-        JobRules.checkTopic(topic);
+        JobRules.checkClientTopic(topic);
         int n = RangeParams.inRange("limit", limit, 100, 1, MAX_LEASES);
         return new LeasesInFlight(store.leasesInFlight(topic, n).stream()
                 .map(l -> new LeaseInFlightView(l.id(), l.lane().name(), l.attempt(), JobView.time(l.deadlineMs())))

@@ -86,7 +86,7 @@ public final class JobScheduler {
      * @throws StoreException CONFLICT when the id is taken by different content
      */
     public EnqueueResult schedule(String topic, ScheduleJobRequest request, TraceContext trace) {
-        JobRules.checkTopic(topic);
+        JobRules.checkClientTopic(topic);
         NewJob job = toNewJob(topic, request, settings.of(topic)).withTrace(trace);
         EnqueueResult result = store.enqueue(job);
         StoreException.check(result.status(), job.ref(), "scheduled");
@@ -108,7 +108,7 @@ public final class JobScheduler {
      * span sent them all); refused items do not stop the others.
      */
     public List<BatchOutcome> scheduleBatch(String topic, List<ScheduleJobRequest> requests, TraceContext trace) {
-        JobRules.checkTopic(topic);
+        JobRules.checkClientTopic(topic);
         if (requests == null || requests.isEmpty()) {
             throw new IllegalArgumentException("jobs is required: send {\"jobs\": [ … ]} with 1 to "
                     + "the batch limit of jobs");
@@ -152,13 +152,13 @@ public final class JobScheduler {
     }
 
     public static JobRef check(JobRef ref) {
-        JobRules.checkTopic(ref.topic());
-        JobRules.checkId(ref.id());
+        JobRules.checkClientTopic(ref.topic());
+        JobRules.checkClientId(ref.id());
         return ref;
     }
 
     NewJob toNewJob(String topic, ScheduleJobRequest r, TopicSettings settings) {
-        String id = r.id() == null ? JobIds.newId() : JobRules.checkId(r.id());
+        String id = r.id() == null ? JobIds.newId() : JobRules.checkClientId(r.id());
         if (r.payload() == null) {
             throw new IllegalArgumentException("payload is required: any JSON value other than null, "
                     + "e.g. {\"orderId\": 42}");

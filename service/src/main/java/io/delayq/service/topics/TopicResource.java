@@ -67,7 +67,7 @@ public class TopicResource {
     @Timed
     @ExceptionMetered
     public TopicView get(@PathParam("topic") String topic) {
-        return view(JobRules.checkTopic(topic));
+        return view(JobRules.checkClientTopic(topic));
     }
 
     /**
@@ -87,7 +87,7 @@ public class TopicResource {
     @RolesAllowed(Role.ADMIN)
     public TopicView put(@Context SecurityContext caller, @PathParam("topic") String topic, ObjectNode body)
             throws JsonProcessingException {
-        JobRules.checkTopic(topic);
+        JobRules.checkClientTopic(topic);
         if (body == null) {
             throw new IllegalArgumentException("a JSON object is required, e.g. {\"paused\": false}");
         }

@@ -2,7 +2,7 @@
 // the matching letters page by page (nextCursor), per-letter replay / purge, and bulk replay / purge of a group or
 // of the whole filter. The groups and the current page poll every 2 s.
 import { h, replace, num, time, table, emptyRow, routeLink } from '../dom.js';
-import { get, post, del, path, query } from '../api.js';
+import { get, post, del, path, query, isDotName } from '../api.js';
 import { Live } from '../live.js';
 import { bulkFlow } from '../bulk.js';
 
@@ -88,9 +88,17 @@ export function mount(root, params, ctx) {
     bulkPanel.scrollIntoView({ block: 'nearest' });
   }
 
-  function actionButton(label, testid, cls, onClick) {
-    return h('button', { type: 'button', class: cls, testid, disabled: !ctx.can.admin,
-      title: ctx.can.admin ? null : 'read-only: needs the admin role', on: { click: onClick } }, label);
+  function actionButton(label, testid, cls, onClick, unreachable) {
+    const why = !ctx.can.admin ? 'read-only: needs the admin role' : unreachable || null;
+    return h('button', { type: 'button', class: cls, testid, disabled: !ctx.can.admin || !!unreachable,
+      title: why, on: { click: onClick } }, label);
+  }
+
+  /** Why a letter has no per-letter action: a topic or id made only of dots cannot be named in a URL. */
+  function unreachable(d) {
+    return isDotName(d.topic) || isDotName(d.id)
+      ? 'its name is made only of dots, which no URL can carry: select it with the filters (e.g. Id prefix) and use Replay/Purge all matching'
+      : null;
   }
 
   function go(next) {
@@ -144,8 +152,8 @@ export function mount(root, params, ctx) {
       h('td', { class: 'ellipsis', title: d.lastError }, d.lastError),
       h('td', { class: 'num' }, num(d.replayCount || 0)),
       h('td', { class: 'actions' },
-        actionButton('Replay', 'letter-replay', 'secondary', () => one(() => post(path('v1', 'admin', 'dead-letters', d.topic, d.id, 'replay')))),
-        actionButton('Purge', 'letter-purge', 'danger', () => one(() => del(path('v1', 'admin', 'dead-letters', d.topic, d.id)))))))
+        actionButton('Replay', 'letter-replay', 'secondary', () => one(() => post(path('v1', 'admin', 'dead-letters', d.topic, d.id, 'replay'))), unreachable(d)),
+        actionButton('Purge', 'letter-purge', 'danger', () => one(() => del(path('v1', 'admin', 'dead-letters', d.topic, d.id))), unreachable(d)))))
       : [emptyRow(8, 'No dead letter matches.')], { 'aria-label': 'Dead letters' }));
     const first = h('button', { type: 'button', class: 'secondary', testid: 'page-first', disabled: cursors.length === 1 }, 'First page');
     const next = h('button', { type: 'button', class: 'secondary', testid: 'page-next', disabled: !page.nextCursor }, 'Next page');

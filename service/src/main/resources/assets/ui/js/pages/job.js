@@ -20,7 +20,13 @@ export function mount(root, { topic, id }, ctx) {
   replace(root, h('h1', {}, 'Job'), form, view);
   if (!topic || !id) return () => {};
 
-  const base = path('v1', 'topics', topic, 'jobs', id);
+  let base;
+  try {
+    base = path('v1', 'topics', topic, 'jobs', id);
+  } catch (e) {
+    ctx.showError(e);
+    return () => {};
+  }
   let live = null;
   let shown = null;
 

@@ -2,7 +2,7 @@
 // problems (dead letters, paused topics). Counters poll every 2 s; the per-minute history changes once a minute, so
 // each topic's is fetched at most every 15 s.
 import { h, replace, num, routeLink, table, emptyRow } from '../dom.js';
-import { get, path, query } from '../api.js';
+import { get, path, query, isDotName } from '../api.js';
 import { Live, Cached } from '../live.js';
 import { sparkline } from '../charts.js';
 
@@ -31,7 +31,7 @@ export function mount(root, params, ctx) {
   const live = new Live(async () => {
     try {
       const { topics } = await get('/v1/topics');
-      const withHistory = await Promise.all(topics.map((t, i) => (i < SPARKLINE_TOPICS ? history(t.topic) : null)));
+      const withHistory = await Promise.all(topics.map((t, i) => (i < SPARKLINE_TOPICS && !isDotName(t.topic) ? history(t.topic) : null)));
       render(topics, withHistory);
       updated.textContent = `updated ${new Date().toLocaleTimeString()}`;
     } catch (e) {

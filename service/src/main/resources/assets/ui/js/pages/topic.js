@@ -9,7 +9,13 @@ import { lineChart, barChart, legend } from '../charts.js';
 const SLOW_MAX_AGE_MS = 15000;
 
 export function mount(root, { topic }, ctx) {
-  const base = path('v1', 'topics', topic);
+  let base;
+  try {
+    base = path('v1', 'topics', topic);
+  } catch (e) {
+    ctx.showError(e);
+    return () => {};
+  }
   const badge = h('span', { class: 'badge badge-warn', testid: 'paused-badge', hidden: true }, 'paused');
   const toggle = h('button', { type: 'button', testid: 'pause-toggle', disabled: !ctx.can.admin,
     title: ctx.can.admin ? null : 'read-only: pausing needs the admin role' }, 'Pause');
