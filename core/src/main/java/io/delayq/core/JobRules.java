@@ -115,6 +115,20 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
         return checkPathName("topic", checkTopic(topic));
     }
 
+    /**
+     * Any other name a client chooses — a tenant, an API token, a signing secret's id, a schedule: the alphabet and
+     * length of a topic, and {@link #checkPathName}.
+     *
+     * @param what what the name is, for the message ({@code "tenant"}, {@code "token name"})
+     */
+    public static String checkClientName(String what, String name) {
+        if (!isName(name, false)) {
+            throw new IllegalArgumentException(what + " " + quote(name)
+                    + " is invalid: use 1 to " + MAX_NAME_CHARS + " characters from A-Z, a-z, 0-9, '.', '_' and '-'");
+        }
+        return checkPathName(what, name);
+    }
+
     /** A job id as a client names it: {@link #checkId} and {@link #checkPathName} (see {@link #checkClientTopic}). */
     public static String checkClientId(String id) {
         return checkPathName("job id", checkId(id));

@@ -2,8 +2,13 @@ package io.delayq.core;
 
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
+import io.delayq.core.ratelimit.RateLimiters;
+import io.delayq.core.tenant.TenantRegistry;
 
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -186,6 +191,37 @@ public interface JobStore extends AutoCloseable {
      */
     default CircuitBreakers circuitBreakers() {
         throw new UnsupportedOperationException("this store keeps no circuit breakers");
+    }
+
+    /**
+     * The tenants and API tokens made through the API (see {@link TenantRegistry}).
+     *
+     * @throws UnsupportedOperationException when the store keeps none
+     */
+    default TenantRegistry tenants() {
+        throw new UnsupportedOperationException("this store keeps no tenants");
+    }
+
+    /**
+     * Token buckets shared by every instance (see {@link RateLimiters}).
+     *
+     * @throws UnsupportedOperationException when the store keeps none
+     */
+    default RateLimiters rateLimiters() {
+        throw new UnsupportedOperationException("this store keeps no rate limits");
+    }
+
+    /**
+     * The counters of several topics at once: what {@link #stats(String)} answers for each, in one round trip where the
+     * store can (a tenant's pending jobs are the sum over its topics). Topics the store has no jobs of are answered
+     * with zero counts.
+     */
+    default Map<String, TopicStats> stats(Collection<String> topics) {
+        Map<String, TopicStats> result = new LinkedHashMap<>();
+        for (String topic : topics) {
+            result.put(topic, stats(topic));
+        }
+        return result;
     }
 
     // ---------------------------------------------------------------- operator views (the dashboard's numbers)
