@@ -1,6 +1,7 @@
 package io.delayq.service.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.delayq.core.testing.Await;
 import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.core.testing.CallbackReceiver.Received;
 import io.delayq.core.testing.CallbackReceiver.Reply;
@@ -18,13 +19,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Asynchronous acknowledgement (issue 16): a callback that answers {@code 202 Accepted} confirms later through the
  * ack/nack endpoints with the {@code Delayq-Lease-Token} it was sent; without a confirmation by the topic's
- * {@code asyncAckTimeout} the attempt counts as failed and is retried. Runs on both stores (e2e-on-postgres).
+ * {@code asyncAckTimeout} the attempt counts as failed and is retried. Only when asked for (issue 26, finding 22): the
+ * topic's {@code asyncAck: true}, or the receiver's {@code Delayq-Async-Ack: true} on its 202; any other 202 is an ack
+ * like every 2xx. Runs on both stores (e2e-on-postgres).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class AsyncAckTest {
@@ -38,7 +42,9 @@ class AsyncAckTest {
 
     @BeforeAll
     static void acceptEverything() {
-        RECEIVER.answer(r -> Reply.status(202));
+        // Paths under /header say "I confirm later" themselves; the others answer a bare 202.
+        RECEIVER.answer(r -> r.path().startsWith("/header")
+                ? new Reply(202, 0, Map.of("Delayq-Async-Ack", "true")) : Reply.status(202));
     }
 
     @AfterAll
@@ -131,8 +137,59 @@ class AsyncAckTest {
         assertThat(job("refused").path("history").get(0).path("error").asText()).isEqualTo("partner API said no");
     }
 
+    @Test
+    void aBare202IsAnAckLikeAny2xxUnlessAskedFor() {
+        schedule("plain", 3);
+        awaitAttempts("plain", 1);
+        Await.until("the 202 acknowledges the job", Duration.ofSeconds(10),
+                () -> job("plain").path("state").asText().equals("SUCCEEDED"));
+        JsonNode done = job("plain");
+        assertThat(done.path("attempts").asInt()).isEqualTo(1);
+        Await.sleep(1_000);
+        assertThat(RECEIVER.forJob("plain")).as("delivered once").hasSize(1);
+    }
+
+    @Test
+    void a202WithTheAsyncAckHeaderWaitsForTheConfirmationWithoutTheTopicSetting() {
+        Answer created = api.post("/v1/topics/" + topic + "/jobs", """
+                {"id": "told", "payload": {}, "callback": {"url": "%s"}, "maxAttempts": 3}"""
+                .formatted(RECEIVER.url("/header/" + topic)));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String token = awaitAttempts("told", 1).get(0).header("Delayq-Lease-Token");
+        Await.sleep(1_000);
+        assertThat(job("told").path("state").asText()).as("waiting for the receiver's ack").isEqualTo("LEASED");
+        Answer ack = consumer.post(jobPath("told") + "/ack", "{\"leaseToken\": \"" + token + "\"}");
+        assertThat(ack.status()).as(ack.toString()).isEqualTo(204);
+        assertThat(job("told").path("state").asText()).isEqualTo("SUCCEEDED");
+    }
+
+    @Test
+    void theAsyncAckSettingIsShownResetAndCheckedAndABadValueChangesNothing() {
+        Api admin = api.as(TestApps.ADMIN);
+        Answer on = admin.put("/v1/topics/" + topic, "{\"asyncAck\": true, \"maxAttempts\": 4}");
+        assertThat(on.status()).as(on.toString()).isEqualTo(200);
+        assertThat(on.json().path("settings").path("asyncAck").asBoolean()).isTrue();
+
+        for (String bad : List.of("\"yes\"", "1", "{}", "[true]")) {
+            Answer refused = admin.put("/v1/topics/" + topic, "{\"asyncAck\": " + bad + ", \"maxAttempts\": 9}");
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+            assertThat(refused.contentType()).startsWith("application/problem+json");
+            assertThat(refused.detail()).contains("asyncAck");
+            assertThat(refused.json().path("field").asText()).isEqualTo("asyncAck");
+        }
+        JsonNode kept = api.get("/v1/topics/" + topic).json().path("settings");
+        assertThat(kept.path("asyncAck").asBoolean()).as("nothing changed: %s", kept).isTrue();
+        assertThat(kept.path("maxAttempts").asInt()).isEqualTo(4);
+
+        Answer reset = admin.put("/v1/topics/" + topic, "{\"asyncAck\": null}");
+        assertThat(reset.status()).as(reset.toString()).isEqualTo(200);
+        assertThat(reset.json().path("settings").has("asyncAck")).as("%s", reset).isFalse();
+    }
+
+    /** The topic answers 202 asynchronously ({@code asyncAck: true}) and gives the receiver {@code timeout}. */
     private void asyncAckTimeout(String timeout) {
-        Answer put = api.as(TestApps.ADMIN).put("/v1/topics/" + topic, "{\"asyncAckTimeout\": \"" + timeout + "\"}");
+        Answer put = api.as(TestApps.ADMIN).put("/v1/topics/" + topic,
+                "{\"asyncAck\": true, \"asyncAckTimeout\": \"" + timeout + "\"}");
         assertThat(put.status()).as(put.toString()).isEqualTo(200);
         assertThat(put.json().path("settings").path("asyncAckTimeout").asText()).isNotEmpty();
     }
