@@ -16,8 +16,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param breaker          the topic's own endpoint circuit-breaker settings as JSON (absent fields: the service
  *                         default), or {@code null}
  * @param asyncAckTimeout  how long a callback that answered 202 has to ack or nack, in the service's duration syntax
+ * @param asyncAck         every 202 is an asynchronous acknowledgement; {@code null}: only a 202 with
+ *                         {@code Delayq-Async-Ack: true}
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TopicSettings(Callback callback, Integer maxAttempts, JsonNode backoff, String timeout, boolean paused,
-                            boolean archiveSucceeded, Callback onDead, JsonNode breaker, String asyncAckTimeout) {
+                            boolean archiveSucceeded, Callback onDead, JsonNode breaker, String asyncAckTimeout,
+                            Boolean asyncAck) {
 }

@@ -71,6 +71,16 @@ public final class TopicSettingsUpdate {
         return this;
     }
 
+    /**
+     * Whether every {@code 202 Accepted} of the topic's callbacks means "confirmed later through ack or nack" (with
+     * the {@code Delayq-Lease-Token}). Without it only a 202 carrying {@code Delayq-Async-Ack: true} does; any other
+     * 202 acknowledges the job like every 2xx.
+     */
+    public TopicSettingsUpdate asyncAck(boolean asyncAck) {
+        fields.put("asyncAck", asyncAck);
+        return this;
+    }
+
     /** Puts a setting back to the service default, e.g. {@code reset("callback")}. */
     public TopicSettingsUpdate reset(String field) {
         fields.put(field, null);

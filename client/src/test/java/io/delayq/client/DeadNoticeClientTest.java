@@ -154,17 +154,20 @@ class DeadNoticeClientTest {
         TopicInfo updated = client.updateTopic(topic, TopicSettingsUpdate.create()
                 .onDead(Callback.of(RECEIVER.url("/topic-notices/" + topic)))
                 .asyncAckTimeout(Duration.ofMinutes(2))
+                .asyncAck(true)
                 .breaker(Breaker.create().failureThreshold(7).probeInterval(Duration.ofSeconds(10))));
 
         TopicSettings settings = client.topic(topic).settings();
         assertThat(updated.settings()).isEqualTo(settings);
         assertThat(settings.onDead().url()).isEqualTo(RECEIVER.url("/topic-notices/" + topic));
         assertThat(settings.asyncAckTimeout()).isNotNull();
+        assertThat(settings.asyncAck()).isTrue();
         assertThat(settings.breaker().get("failureThreshold").asInt()).isEqualTo(7);
 
-        client.updateTopic(topic, TopicSettingsUpdate.create().reset("onDead").breaker(Breaker.off()));
+        client.updateTopic(topic, TopicSettingsUpdate.create().reset("onDead").reset("asyncAck").breaker(Breaker.off()));
         TopicSettings reset = client.topic(topic).settings();
         assertThat(reset.onDead()).isNull();
+        assertThat(reset.asyncAck()).isNull();
         assertThat(reset.breaker().get("enabled").asBoolean()).isFalse();
     }
 

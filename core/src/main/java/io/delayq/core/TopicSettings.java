@@ -18,6 +18,8 @@ import io.delayq.core.breaker.BreakerSettings;
  * @param breaker           the endpoint circuit breaker for the topic's callbacks, over the service default
  * @param asyncAckTimeoutMs how long a callback that answered {@code 202 Accepted} has to confirm the job through the
  *                          ack/nack endpoints before the attempt counts as failed
+ * @param asyncAck          when true, every {@code 202 Accepted} of the topic's callbacks means "confirmed later";
+ *                          otherwise only a 202 with {@code Delayq-Async-Ack: true} does, and any other 202 is an ack
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TopicSettings(
@@ -29,16 +31,17 @@ public record TopicSettings(
         Boolean archiveSucceeded,
         Callback onDead,
         BreakerSettings breaker,
-        Long asyncAckTimeoutMs) {
+        Long asyncAckTimeoutMs,
+        Boolean asyncAck) {
 
     /** Settings without the delivery protections (the form before dead notices, breakers and async acks existed). */
     public TopicSettings(Callback callback, Integer maxAttempts, Backoff backoff, Long timeoutMs, Boolean paused,
                          Boolean archiveSucceeded) {
-        this(callback, maxAttempts, backoff, timeoutMs, paused, archiveSucceeded, null, null, null);
+        this(callback, maxAttempts, backoff, timeoutMs, paused, archiveSucceeded, null, null, null, null);
     }
 
     public static TopicSettings empty() {
-        return new TopicSettings(null, null, null, null, null, null, null, null, null);
+        return new TopicSettings(null, null, null, null, null, null, null, null, null, null);
     }
 
     public boolean isPaused() {
@@ -47,5 +50,13 @@ public record TopicSettings(
 
     public boolean isArchiveSucceeded() {
         return Boolean.TRUE.equals(archiveSucceeded);
+    }
+
+    /**
+     * Whether every 202 of the topic's callbacks is an asynchronous acknowledgement (not only one that says so). Not
+     * named {@code isAsyncAck}: Jackson would take that for the property and store {@code false} for "not set".
+     */
+    public boolean acceptedIsAsync() {
+        return Boolean.TRUE.equals(asyncAck);
     }
 }

@@ -135,8 +135,9 @@ final class AttemptOutcomes {
     }
 
     /**
-     * The receiver answered {@code 202 Accepted}: it confirms later through the ack/nack endpoints with the lease token
-     * of the {@code Delayq-Lease-Token} header. The job stays leased, its lease extended to the topic's
+     * The receiver answered {@code 202 Accepted} and the topic ({@code asyncAck: true}) or the receiver
+     * ({@code Delayq-Async-Ack: true}) said that it means "confirmed later": it confirms through the ack/nack endpoints
+     * with the lease token of the {@code Delayq-Lease-Token} header. The job stays leased, its lease extended to the topic's
      * {@code asyncAckTimeout}; the slot is freed now, since the work goes on at the receiver, not here. If no
      * confirmation comes by the deadline, the lease expires and counts as a failed attempt (the engine's lease timer
      * finds the new deadline when the old one passes). A receiver that confirmed before the extension makes the

@@ -51,12 +51,21 @@ public final class CallbackClient {
      *
      * @param snippet    the start of a non-2xx body, whitespace collapsed; empty for 2xx
      * @param retryAfter the {@code Retry-After} header, or null
+     * @param asyncAck   the {@code Delayq-Async-Ack} header, or null: a receiver's "I confirm later" on its 202
      */
-    public record Answer(int status, String snippet, String retryAfter, Throwable failure) {
+    public record Answer(int status, String snippet, String retryAfter, Throwable failure, String asyncAck) {
+        /** An answer without a {@code Delayq-Async-Ack} header, or no answer. */
+        public Answer(int status, String snippet, String retryAfter, Throwable failure) {
+            this(status, snippet, retryAfter, failure, null);
+        }
+
         public boolean is2xx() {
             return failure == null && status >= 200 && status < 300;
         }
     }
+
+    /** The header by which a receiver's {@code 202} says "I take the job and confirm it later through ack/nack". */
+    public static final String ASYNC_ACK = "Delayq-Async-Ack";
 
     private final HttpClient http = new HttpClient();
     private final ExecutorService dns;
@@ -146,7 +155,8 @@ public final class CallbackClient {
                 return;
             }
             String text = new String(prefix, 0, length, StandardCharsets.UTF_8).strip().replaceAll("\\s+", " ");
-            done.accept(new Answer(response.getStatus(), text, response.getHeaders().get(HttpHeader.RETRY_AFTER), null));
+            done.accept(new Answer(response.getStatus(), text, response.getHeaders().get(HttpHeader.RETRY_AFTER), null,
+                    response.getHeaders().get(ASYNC_ACK)));
         }
     }
 

@@ -19,16 +19,19 @@ import java.util.concurrent.TimeUnit;
 /**
  * One HTTP attempt of a push job: checks the callback URL against the {@link CallbackGuard} again, POSTs the
  * payload with the {@link CallbackHeaders} through the non-blocking {@link CallbackClient} and, when the answer comes
- * (on one of the client's threads), hands the outcome to {@link AttemptOutcomes}: 2xx is a success; any other
- * status, a timeout, a refused connection or a refused address is a failed attempt, with the receiver's
- * {@code Retry-After} on 429 and 503 (capped by {@code maxRetryAfter}). Before the request the endpoint circuit
+ * (on one of the client's threads), hands the outcome to {@link AttemptOutcomes}: 2xx is a success (except a 202
+ * that the topic or the receiver marks as asynchronous, which waits for its ack or nack); any other status, a timeout,
+ * a refused connection or a refused address is a failed attempt, with the receiver's {@code Retry-After} on 429 and 503 (capped by {@code maxRetryAfter}). Before the request the endpoint circuit
  * breaker ({@link CallbackBreaker}) may hold the job instead (its origin's circuit is open, or its held jobs are being
  * released at a bounded rate), and it is told what the request got.
  */
 final class CallbackSender {
     private static final Logger LOG = LoggerFactory.getLogger(CallbackSender.class);
     private static final int CHECKED_URLS = 10_000;
-    /** The receiver took the job and confirms it later with the lease token ({@link AttemptOutcomes#acceptedLater}). */
+    /**
+     * With the topic's {@code asyncAck: true} or the receiver's {@code Delayq-Async-Ack: true}: the receiver took the
+     * job and confirms it later with the lease token ({@link AttemptOutcomes#acceptedLater}); else an ack like any 2xx.
+     */
     private static final int ACCEPTED = 202;
 
     private final CallbackGuard guard;
@@ -144,7 +147,7 @@ final class CallbackSender {
         }
         metrics.callbackLatency.update(elapsed, TimeUnit.NANOSECONDS);
         breaker.answered(admission, answer.failure(), answer.status());
-        if (answer.status() == ACCEPTED) {
+        if (answer.failure() == null && answer.status() == ACCEPTED && confirmsLater(settings, answer)) {
             outcomes.acceptedLater(ts, lease, settings);
             return;
         }
@@ -168,5 +171,15 @@ final class CallbackSender {
             }
         }
         outcomes.failedLater(ts, lease, settings, error, status, retryAfter);
+    }
+
+    /**
+     * Whether a 202 means "confirmed later": asked for by the topic ({@code asyncAck: true}) or by the receiver on this
+     * answer. Many receivers answer 202 to mean "done"; taking it as a promise they never keep would retry their jobs
+     * after the asyncAckTimeout and could end them dead.
+     */
+    private static boolean confirmsLater(TopicSettings settings, CallbackClient.Answer answer) {
+        return settings.acceptedIsAsync() || "true".equalsIgnoreCase(answer.asyncAck() == null ? null
+                : answer.asyncAck().trim());
     }
 }

@@ -85,8 +85,9 @@
  * "lease expired", a failed attempt, and on the last attempt that kills a job whose callback may have answered 200.
  * So the HTTP request's timeout is what is left of the lease less a margin ({@code AttemptBudget}): 10 % of the
  * timeout (at most 1 s), but at least what recording needs — 20 ms plus twice the slowest store write of the last
- * 10–20 s — and at most half the timeout. A 2xx answer is acknowledged in batches ({@code ackBatchSize} or after
- * {@code ackFlushInterval}), except an ack whose lease would end before its batch is written, which is written at
+ * 10–20 s — and at most half the timeout. A 2xx answer is acknowledged (a {@code 202} only when neither the topic's
+ * {@code asyncAck: true} nor the receiver's {@code Delayq-Async-Ack: true} makes it an asynchronous acknowledgement)
+ * in batches ({@code ackBatchSize} or after {@code ackFlushInterval}), except an ack whose lease would end before its batch is written, which is written at
  * once. Anything else — another status, a timeout, a refused connection, a refused address — is a failed attempt,
  * recorded with {@code nack}: retried after the retry policy's delay (or the receiver's {@code Retry-After} on
  * 429/503, capped by {@code maxRetryAfter}), or {@code DEAD} when attempts are exhausted or the job has no callback.

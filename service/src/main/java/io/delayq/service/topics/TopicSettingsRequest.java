@@ -18,8 +18,10 @@ import io.dropwizard.util.Duration;
  * @param breaker          the topic's endpoint circuit breaker (replaces it whole; {@code null}: service default)
  * @param asyncAckTimeout  how long a callback that answered {@code 202 Accepted} has to ack or nack, e.g.
  *                         {@code "10m"}
+ * @param asyncAck         every 202 of the topic's callbacks means "confirmed later through ack/nack"; without it
+ *                         only a 202 with {@code Delayq-Async-Ack: true} does, any other 202 is an ack
  */
 public record TopicSettingsRequest(CallbackSpec callback, Integer maxAttempts, Backoff backoff, Duration timeout,
                                    Boolean paused, Boolean archiveSucceeded, CallbackSpec onDead, BreakerSpec breaker,
-                                   Duration asyncAckTimeout) {
+                                   Duration asyncAckTimeout, Boolean asyncAck) {
 }

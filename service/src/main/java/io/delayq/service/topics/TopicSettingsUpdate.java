@@ -54,7 +54,8 @@ public final class TopicSettingsUpdate {
                 body.has("archiveSucceeded") ? request.archiveSucceeded() : null,
                 body.has("onDead") ? scheduler.onDead(request.onDead()) : null,
                 body.has("breaker") ? BreakerChecks.check(request.breaker()) : null,
-                body.has("asyncAckTimeout") ? checkAsyncAckTimeout(request.asyncAckTimeout()) : null);
+                body.has("asyncAckTimeout") ? checkAsyncAckTimeout(request.asyncAckTimeout()) : null,
+                body.has("asyncAck") ? request.asyncAck() : null);
         return current -> new TopicSettings(
                 body.has("callback") ? given.callback() : current.callback(),
                 body.has("maxAttempts") ? given.maxAttempts() : current.maxAttempts(),
@@ -64,6 +65,7 @@ public final class TopicSettingsUpdate {
                 body.has("archiveSucceeded") ? given.archiveSucceeded() : current.archiveSucceeded(),
                 body.has("onDead") ? given.onDead() : current.onDead(),
                 body.has("breaker") ? given.breaker() : current.breaker(),
-                body.has("asyncAckTimeout") ? given.asyncAckTimeoutMs() : current.asyncAckTimeoutMs());
+                body.has("asyncAckTimeout") ? given.asyncAckTimeoutMs() : current.asyncAckTimeoutMs(),
+                body.has("asyncAck") ? given.asyncAck() : current.asyncAck());
     }
 }

@@ -19,14 +19,17 @@ import io.dropwizard.util.Duration;
  * @param onDead           where dead notices of jobs that name none go
  * @param breaker          the topic's own circuit-breaker settings (absent fields: the service default)
  * @param asyncAckTimeout  how long a callback that answered 202 has to ack or nack
+ * @param asyncAck         every 202 is an asynchronous acknowledgement (absent: only a 202 with
+ *                         {@code Delayq-Async-Ack: true})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TopicSettingsView(Callback callback, Integer maxAttempts, Backoff backoff, Duration timeout,
                                 boolean paused, boolean archiveSucceeded, Callback onDead, BreakerSpec breaker,
-                                Duration asyncAckTimeout) {
+                                Duration asyncAckTimeout, Boolean asyncAck) {
     public static TopicSettingsView of(TopicSettings s) {
         return new TopicSettingsView(s.callback(), s.maxAttempts(), s.backoff(), duration(s.timeoutMs()), s.isPaused(),
-                s.isArchiveSucceeded(), s.onDead(), breaker(s.breaker()), duration(s.asyncAckTimeoutMs()));
+                s.isArchiveSucceeded(), s.onDead(), breaker(s.breaker()), duration(s.asyncAckTimeoutMs()),
+                s.asyncAck());
     }
 
     private static BreakerSpec breaker(BreakerSettings b) {
