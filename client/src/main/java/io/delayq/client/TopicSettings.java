@@ -18,9 +18,10 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param asyncAckTimeout  how long a callback that answered 202 has to ack or nack, in the service's duration syntax
  * @param asyncAck         every 202 is an asynchronous acknowledgement; {@code null}: only a 202 with
  *                         {@code Delayq-Async-Ack: true}
+ * @param errorBodies      errors quote the receiver's error answer; {@code null}: the status only
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TopicSettings(Callback callback, Integer maxAttempts, JsonNode backoff, String timeout, boolean paused,
                             boolean archiveSucceeded, Callback onDead, JsonNode breaker, String asyncAckTimeout,
-                            Boolean asyncAck) {
+                            Boolean asyncAck, Boolean errorBodies) {
 }

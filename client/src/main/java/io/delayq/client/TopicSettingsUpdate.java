@@ -81,6 +81,15 @@ public final class TopicSettingsUpdate {
         return this;
     }
 
+    /**
+     * Whether a failed attempt's error ({@code lastError}, the history, a dead notice's error) quotes the start of the
+     * receiver's error answer; by default it names the status only.
+     */
+    public TopicSettingsUpdate errorBodies(boolean errorBodies) {
+        fields.put("errorBodies", errorBodies);
+        return this;
+    }
+
     /** Puts a setting back to the service default, e.g. {@code reset("callback")}. */
     public TopicSettingsUpdate reset(String field) {
         fields.put(field, null);

@@ -155,6 +155,7 @@ class DeadNoticeClientTest {
                 .onDead(Callback.of(RECEIVER.url("/topic-notices/" + topic)))
                 .asyncAckTimeout(Duration.ofMinutes(2))
                 .asyncAck(true)
+                .errorBodies(true)
                 .breaker(Breaker.create().failureThreshold(7).probeInterval(Duration.ofSeconds(10))));
 
         TopicSettings settings = client.topic(topic).settings();
@@ -162,6 +163,7 @@ class DeadNoticeClientTest {
         assertThat(settings.onDead().url()).isEqualTo(RECEIVER.url("/topic-notices/" + topic));
         assertThat(settings.asyncAckTimeout()).isNotNull();
         assertThat(settings.asyncAck()).isTrue();
+        assertThat(settings.errorBodies()).isTrue();
         assertThat(settings.breaker().get("failureThreshold").asInt()).isEqualTo(7);
 
         client.updateTopic(topic, TopicSettingsUpdate.create().reset("onDead").reset("asyncAck").breaker(Breaker.off()));

@@ -20,6 +20,10 @@ import io.delayq.core.breaker.BreakerSettings;
  *                          ack/nack endpoints before the attempt counts as failed
  * @param asyncAck          when true, every {@code 202 Accepted} of the topic's callbacks means "confirmed later";
  *                          otherwise only a 202 with {@code Delayq-Async-Ack: true} does, and any other 202 is an ack
+ * @param errorBodies       when true, a failed attempt's error ({@code lastError}, the history, a dead notice's
+ *                          {@code lastError}) quotes the start of the receiver's error answer; otherwise only its
+ *                          status, since a callback may point at an internal service whose errors are not the
+ *                          producer's to read
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TopicSettings(
@@ -32,16 +36,17 @@ public record TopicSettings(
         Callback onDead,
         BreakerSettings breaker,
         Long asyncAckTimeoutMs,
-        Boolean asyncAck) {
+        Boolean asyncAck,
+        Boolean errorBodies) {
 
     /** Settings without the delivery protections (the form before dead notices, breakers and async acks existed). */
     public TopicSettings(Callback callback, Integer maxAttempts, Backoff backoff, Long timeoutMs, Boolean paused,
                          Boolean archiveSucceeded) {
-        this(callback, maxAttempts, backoff, timeoutMs, paused, archiveSucceeded, null, null, null, null);
+        this(callback, maxAttempts, backoff, timeoutMs, paused, archiveSucceeded, null, null, null, null, null);
     }
 
     public static TopicSettings empty() {
-        return new TopicSettings(null, null, null, null, null, null, null, null, null, null);
+        return new TopicSettings(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     public boolean isPaused() {
@@ -58,5 +63,10 @@ public record TopicSettings(
      */
     public boolean acceptedIsAsync() {
         return Boolean.TRUE.equals(asyncAck);
+    }
+
+    /** Whether errors may quote the receiver's error answer ({@code errorBodies: true}); named as above for Jackson. */
+    public boolean showsErrorBodies() {
+        return Boolean.TRUE.equals(errorBodies);
     }
 }

@@ -125,6 +125,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         environment.lifecycle().manage(archiver);
         environment.healthChecks().register("archiver", archiver.healthCheck());
         DeliveryFactory delivery = config.getDelivery();
+        delivery.servicePorts().register(config.getServerFactory(), environment); // never a callback target
         // After the store and the archive, so that it stops (finishing the notices in flight) before they close.
         config.getDeadNotices().build(store, archive, delivery.callbackGuard(), delivery.getSigningSecret(),
                 environment);

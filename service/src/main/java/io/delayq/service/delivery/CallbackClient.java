@@ -187,7 +187,7 @@ public final class CallbackClient {
         private void resolveNow(String host, int port, Promise<List<InetSocketAddress>> promise) {
             try {
                 List<InetSocketAddress> out = new ArrayList<>();
-                for (InetAddress address : guard.resolve(host)) {
+                for (InetAddress address : guard.resolve(host, port)) {
                     out.add(new InetSocketAddress(address, port));
                 }
                 promise.succeeded(out);

@@ -3,6 +3,8 @@ package io.delayq.service.delivery;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
@@ -23,6 +25,9 @@ import java.util.regex.Pattern;
  * <p>Rules, in order:
  * <ol>
  *   <li>only {@code http} and {@code https}, with a host, without user info;</li>
+ *   <li>never this service itself: a port it listens on ({@link ServicePorts}, API and admin) at any address of this
+ *       host (loopback, the wildcard, or an address of one of its interfaces), by address or by a name resolving to
+ *       one, whatever the allow-list and {@code allowPrivateNetworks} say. The admin port's tasks need no token;</li>
  *   <li>a host named exactly in {@code allowedCallbackHosts}, or an address inside one of its CIDRs, is allowed
  *       (this is the only way to reach link-local or metadata addresses);</li>
  *   <li>when {@code allowedCallbackHosts} is not empty, every other host is refused;</li>
@@ -62,14 +67,24 @@ public final class CallbackGuard {
     private final List<String> allowedSuffixes;
     private final List<Cidr> allowedCidrs;
     private final boolean allowPrivateNetworks;
+    private final ServicePorts servicePorts;
+
+    /**
+     * A guard that does not know the service's own ports (tests, tools); the service passes them, see
+     * {@link #CallbackGuard(List, boolean, ServicePorts)}.
+     */
+    public CallbackGuard(List<String> allowedCallbackHosts, boolean allowPrivateNetworks) {
+        this(allowedCallbackHosts, allowPrivateNetworks, new ServicePorts());
+    }
 
     /**
      * @param allowedCallbackHosts host names, {@code *.domain} wildcards, addresses and CIDRs; empty = any host the
      *                             other rules allow
      * @param allowPrivateNetworks whether loopback and private ranges may be called
+     * @param servicePorts         the ports this service listens on, never called at this host's addresses
      * @throws IllegalArgumentException for an entry that is none of those
      */
-    public CallbackGuard(List<String> allowedCallbackHosts, boolean allowPrivateNetworks) {
+    public CallbackGuard(List<String> allowedCallbackHosts, boolean allowPrivateNetworks, ServicePorts servicePorts) {
         var names = new ArrayList<String>();
         var suffixes = new ArrayList<String>();
         var cidrs = new ArrayList<Cidr>();
@@ -93,6 +108,7 @@ public final class CallbackGuard {
         this.allowedSuffixes = List.copyOf(suffixes);
         this.allowedCidrs = List.copyOf(cidrs);
         this.allowPrivateNetworks = allowPrivateNetworks;
+        this.servicePorts = servicePorts;
     }
 
     /** A guard without an allow-list that allows loopback and private networks (the embedded default). */
@@ -131,10 +147,13 @@ public final class CallbackGuard {
             throw new IllegalArgumentException("callback url '" + url + "' has no host");
         }
         InetAddress literal = literal(host, url);
+        int port = port(uri, scheme);
         if (literal != null) {
+            checkNotSelf(subject(url), host, literal, port);
             checkAddress(subject(url), host, literal);
         } else {
             checkName(subject(url), host);
+            checkNameNotSelf(subject(url), host, port);
         }
         return uri;
     }
@@ -168,16 +187,26 @@ public final class CallbackGuard {
     }
 
     /**
+     * As {@link #resolve(String, int)} without the port, so without the rule that the service never calls itself
+     * (which {@link #check} and the connection's own resolution apply).
+     */
+    public List<InetAddress> resolve(String host) {
+        return resolve(host, -1);
+    }
+
+    /**
      * Resolves a callback host and checks every address it resolves to (and, for a name, the name rules), as the
      * delivery engine's HTTP client does when it connects: a name re-pointed at a refused range since the job was
      * accepted is refused then, on the addresses actually connected to. Blocks on DNS for names (the JVM caches
      * answers); instant for address literals.
      *
      * @param host the host as in the URL (brackets around IPv6 and a trailing dot allowed)
+     * @param port the port to be connected to, which must not be one of this service's own at this host; {@code -1}
+     *             when unknown
      * @return every address, all allowed
      * @throws IllegalArgumentException naming the host when refused or when it does not resolve
      */
-    public List<InetAddress> resolve(String host) {
+    public List<InetAddress> resolve(String host, int port) {
         String name = host.toLowerCase(Locale.ROOT);
         if (name.startsWith("[") && name.endsWith("]")) {
             name = name.substring(1, name.length() - 1);
@@ -186,6 +215,7 @@ public final class CallbackGuard {
         String subject = "callback host '" + name + "'";
         InetAddress literal = literal(name, name);
         if (literal != null) {
+            checkNotSelf(subject, name, literal, port);
             checkAddress(subject, name, literal);
             return List.of(literal);
         }
@@ -197,9 +227,58 @@ public final class CallbackGuard {
             throw new IllegalArgumentException(subject + " does not resolve");
         }
         for (InetAddress address : addresses) {
+            checkNotSelf(subject, name, address, port);
             checkAddress(subject, name, address);
         }
         return List.of(addresses);
+    }
+
+    /**
+     * A name on one of the service's own ports is resolved now (through the JVM's cache), although {@link #check}
+     * otherwise leaves names to delivery: only such URLs pay for it, and a name of this host is refused when given
+     * rather than at its first attempt. A name that does not resolve yet is left to the connection's own check.
+     */
+    private void checkNameNotSelf(String subject, String host, int port) {
+        if (!servicePorts.contains(port)) {
+            return;
+        }
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(host);
+        } catch (UnknownHostException notYet) {
+            return;
+        }
+        for (InetAddress address : addresses) {
+            checkNotSelf(subject, host, address, port);
+        }
+    }
+
+    /** Refuses this host's own addresses on the service's own ports, before any rule that could allow them. */
+    private void checkNotSelf(String subject, String host, InetAddress address, int port) {
+        if (servicePorts.contains(port) && isThisHost(address)) {
+            throw new IllegalArgumentException(subject + " is refused: " + describe(host, address.getHostAddress())
+                    + " port " + port + " is delayq's own API or admin port on this host; delayq never calls itself,"
+                    + " whatever delivery.allowPrivateNetworks and delivery.allowedCallbackHosts say");
+        }
+    }
+
+    /** Whether connecting to {@code address} reaches this host: loopback, the wildcard, or one of its interfaces. */
+    private static boolean isThisHost(InetAddress address) {
+        if (address.isLoopbackAddress() || address.isAnyLocalAddress()) {
+            return true;
+        }
+        try {
+            return NetworkInterface.getByInetAddress(address) != null;
+        } catch (SocketException unknown) {
+            return true; // cannot tell: refuse, since the port is ours
+        }
+    }
+
+    private static int port(URI uri, String scheme) {
+        if (uri.getPort() >= 0) {
+            return uri.getPort();
+        }
+        return "https".equals(scheme) ? 443 : 80;
     }
 
     /** Whether a host (without IPv6 brackets) is an IPv6 or dotted-quad IPv4 literal rather than a name. */

@@ -162,7 +162,10 @@ final class CallbackSender {
             error = FailureMessages.describe(answer.failure(), timeoutMs);
         } else {
             status = answer.status();
-            error = "callback answered HTTP " + status + (answer.snippet().isEmpty() ? "" : ": " + answer.snippet());
+            // The body only when the topic asks: a callback may point at an internal service, whose error answers are
+            // not for the producer who reads lastError.
+            boolean quote = settings.showsErrorBodies() && !answer.snippet().isEmpty();
+            error = "callback answered HTTP " + status + (quote ? ": " + answer.snippet() : "");
             if (status == 429 || status == 503) {
                 OptionalLong wait = RetryAfter.millis(answer.retryAfter(), System.currentTimeMillis());
                 if (wait.isPresent()) {

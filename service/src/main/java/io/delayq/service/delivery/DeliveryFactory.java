@@ -2,6 +2,7 @@ package io.delayq.service.delivery;
 
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonAlias;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.delayq.core.Backoff;
 import io.delayq.core.JobStore;
@@ -55,7 +56,9 @@ import java.util.concurrent.TimeUnit;
  *       and CIDRs callbacks may go to; when not empty, nothing else is allowed. The only way to reach link-local or
  *       cloud metadata addresses.</td></tr>
  *   <tr><td>{@code allowPrivateNetworks}</td><td>true</td><td>Whether loopback and private addresses (127/8, 10/8,
- *       172.16/12, 192.168/16, fc00::/7, …) may be called; true so that local receivers work out of the box.</td></tr>
+ *       172.16/12, 192.168/16, fc00::/7, …) may be called; true so that local receivers work out of the box. The
+ *       service's own API and admin ports on this host are refused whatever this and the allow-list say
+ *       ({@link ServicePorts}).</td></tr>
  *   <tr><td>{@code breaker}</td><td>off</td><td>The endpoint circuit breaker's defaults, which a topic's
  *       {@code breaker} overrides: {@code {enabled: false, failureThreshold: 10, probeInterval: 5s,
  *       maxProbeInterval: 5m, releasePerSecond: 20}} ({@link io.delayq.service.breaker.BreakerFactory}). The shipped
@@ -121,6 +124,9 @@ public class DeliveryFactory {
     @NotNull
     private BreakerFactory breaker = new BreakerFactory();
 
+    /** Filled by the application, not the configuration: every guard this factory builds shares it. */
+    private final ServicePorts servicePorts = new ServicePorts();
+
     /** The service-wide retry and timeout defaults that job and topic settings fall back to. */
     public PolicyDefaults policyDefaults() {
         return new PolicyDefaults(defaultMaxAttempts, defaultBackoff, callbackTimeout.toMilliseconds());
@@ -132,7 +138,16 @@ public class DeliveryFactory {
      * @throws IllegalArgumentException when an {@code allowedCallbackHosts} entry is malformed
      */
     public CallbackGuard callbackGuard() {
-        return new CallbackGuard(allowedCallbackHosts, allowPrivateNetworks);
+        return new CallbackGuard(allowedCallbackHosts, allowPrivateNetworks, servicePorts);
+    }
+
+    /**
+     * The ports this service listens on, which no callback may call at this host's addresses
+     * ({@link ServicePorts#register}); shared by every {@link #callbackGuard()}.
+     */
+    @JsonIgnore
+    public ServicePorts servicePorts() {
+        return servicePorts;
     }
 
     /**

@@ -257,7 +257,7 @@ public final class DeadNoticeSender implements Managed {
                 failuresInARow = 0;
                 LOG.info("Dead notice of {} delivered to {} (attempt {})", letter.key(), target, claimed.attempts());
             } else {
-                String error = NoticeFailures.describe(answer, policy.timeoutMs());
+                String error = NoticeFailures.describe(answer, policy.timeoutMs(), errorBodies(letter));
                 Integer status = answer.failure() == null ? answer.status() : null;
                 long retryAt = policy.retryAt(claimed.attempts(), now.getAsLong());
                 recorded = archive.recordNotice(letter.key(), claimed.attempts(), claimed.failed(error, status, retryAt));
@@ -281,6 +281,15 @@ public final class DeadNoticeSender implements Managed {
             LOG.warn("Could not record the outcome of the dead notice of {} in the archive; its claim lapses at {}"
                     + " and it is sent again then: {}", letter.key(), Instant.ofEpochMilli(claimed.nextAttemptAt()),
                     e.toString());
+        }
+    }
+
+    /** Whether the dead job's topic lets errors quote the receiver's answer; not when its settings cannot be read. */
+    private boolean errorBodies(DeadLetter letter) {
+        try {
+            return store.settings(letter.job().topic()).showsErrorBodies();
+        } catch (RuntimeException unreadable) {
+            return false;
         }
     }
 

@@ -16,10 +16,14 @@ final class NoticeFailures {
     private NoticeFailures() {
     }
 
-    /** An attempt that got an answer other than 2xx, or none. */
-    static String describe(CallbackClient.Answer answer, long timeoutMs) {
+    /**
+     * An attempt that got an answer other than 2xx, or none.
+     *
+     * @param withBody whether to quote the start of the answer's body (the job's topic sets {@code errorBodies})
+     */
+    static String describe(CallbackClient.Answer answer, long timeoutMs, boolean withBody) {
         if (answer.failure() == null) {
-            String snippet = answer.snippet();
+            String snippet = withBody ? answer.snippet() : "";
             if (snippet.length() > SNIPPET_CHARS) {
                 snippet = snippet.substring(0, SNIPPET_CHARS) + "…";
             }

@@ -20,8 +20,11 @@ import io.dropwizard.util.Duration;
  *                         {@code "10m"}
  * @param asyncAck         every 202 of the topic's callbacks means "confirmed later through ack/nack"; without it
  *                         only a 202 with {@code Delayq-Async-Ack: true} does, any other 202 is an ack
+ * @param errorBodies      errors of failed attempts quote the start of the receiver's error answer (default: the
+ *                         status only)
  */
 public record TopicSettingsRequest(CallbackSpec callback, Integer maxAttempts, Backoff backoff, Duration timeout,
                                    Boolean paused, Boolean archiveSucceeded, CallbackSpec onDead, BreakerSpec breaker,
-                                   Duration asyncAckTimeout, Boolean asyncAck) {
+                                   Duration asyncAckTimeout, Boolean asyncAck,
+                                   Boolean errorBodies) {
 }

@@ -55,7 +55,8 @@ public final class TopicSettingsUpdate {
                 body.has("onDead") ? scheduler.onDead(request.onDead()) : null,
                 body.has("breaker") ? BreakerChecks.check(request.breaker()) : null,
                 body.has("asyncAckTimeout") ? checkAsyncAckTimeout(request.asyncAckTimeout()) : null,
-                body.has("asyncAck") ? request.asyncAck() : null);
+                body.has("asyncAck") ? request.asyncAck() : null,
+                body.has("errorBodies") ? request.errorBodies() : null);
         return current -> new TopicSettings(
                 body.has("callback") ? given.callback() : current.callback(),
                 body.has("maxAttempts") ? given.maxAttempts() : current.maxAttempts(),
@@ -66,6 +67,7 @@ public final class TopicSettingsUpdate {
                 body.has("onDead") ? given.onDead() : current.onDead(),
                 body.has("breaker") ? given.breaker() : current.breaker(),
                 body.has("asyncAckTimeout") ? given.asyncAckTimeoutMs() : current.asyncAckTimeoutMs(),
-                body.has("asyncAck") ? given.asyncAck() : current.asyncAck());
+                body.has("asyncAck") ? given.asyncAck() : current.asyncAck(),
+                body.has("errorBodies") ? given.errorBodies() : current.errorBodies());
     }
 }

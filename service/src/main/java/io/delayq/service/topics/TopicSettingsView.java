@@ -21,15 +21,16 @@ import io.dropwizard.util.Duration;
  * @param asyncAckTimeout  how long a callback that answered 202 has to ack or nack
  * @param asyncAck         every 202 is an asynchronous acknowledgement (absent: only a 202 with
  *                         {@code Delayq-Async-Ack: true})
+ * @param errorBodies      errors quote the receiver's error answer (absent: the status only)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TopicSettingsView(Callback callback, Integer maxAttempts, Backoff backoff, Duration timeout,
                                 boolean paused, boolean archiveSucceeded, Callback onDead, BreakerSpec breaker,
-                                Duration asyncAckTimeout, Boolean asyncAck) {
+                                Duration asyncAckTimeout, Boolean asyncAck, Boolean errorBodies) {
     public static TopicSettingsView of(TopicSettings s) {
         return new TopicSettingsView(s.callback(), s.maxAttempts(), s.backoff(), duration(s.timeoutMs()), s.isPaused(),
                 s.isArchiveSucceeded(), s.onDead(), breaker(s.breaker()), duration(s.asyncAckTimeoutMs()),
-                s.asyncAck());
+                s.asyncAck(), s.errorBodies());
     }
 
     private static BreakerSpec breaker(BreakerSettings b) {

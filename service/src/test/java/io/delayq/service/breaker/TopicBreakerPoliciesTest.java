@@ -13,7 +13,7 @@ class TopicBreakerPoliciesTest {
     private final TopicBreakerPolicies policies = new TopicBreakerPolicies(DEFAULTS);
 
     private static TopicSettings topic(BreakerSettings breaker) {
-        return new TopicSettings(null, null, null, null, null, null, null, breaker, null, null);
+        return new TopicSettings(null, null, null, null, null, null, null, breaker, null, null, null);
     }
 
     @Test

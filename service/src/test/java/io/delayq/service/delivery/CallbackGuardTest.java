@@ -103,4 +103,19 @@ class CallbackGuardTest {
         assertThatThrownBy(() -> CallbackGuard.checkHeaders(java.util.Map.of("X-A", "a\r\nX-B: b"))).hasMessageContaining("line breaks");
         assertThatThrownBy(() -> CallbackGuard.checkHeaders(java.util.Map.of("bad name", "a"))).hasMessageContaining("not a valid");
     }
+
+    @Test
+    void theServicesOwnPortsOnThisHostAreRefusedWhateverTheAllowList() {
+        ServicePorts own = new ServicePorts();
+        own.add(18081);
+        var listed = new CallbackGuard(List.of("127.0.0.1", "localhost", "*.localhost"), true, own);
+        assertThatThrownBy(() -> listed.check("http://127.0.0.1:18081/tasks/gc")).hasMessageContaining("delayq's own");
+        assertThatThrownBy(() -> listed.check("http://localhost:18081/tasks/gc")).hasMessageContaining("delayq's own");
+        assertThatThrownBy(() -> listed.resolve("localhost", 18081)).hasMessageContaining("delayq's own");
+        assertThat(listed.check("http://127.0.0.1:18082/hook")).as("another port").isNotNull();
+        assertThat(listed.resolve("localhost")).as("no port: the scheduling-time name check").isNotEmpty();
+        own.add(80);
+        assertThatThrownBy(() -> listed.check("http://localhost/x")).as("the scheme's default port")
+                .hasMessageContaining("port 80");
+    }
 }
