@@ -30,6 +30,9 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>{@code maxProbeInterval}</td><td>5m</td><td>Cap of that wait.</td></tr>
  *   <tr><td>{@code releasePerSecond}</td><td>20</td><td>After the circuit closes, jobs per second per service
  *       instance sent to the origin while its held jobs drain.</td></tr>
+ *   <tr><td>{@code minTimeout}</td><td>5s</td><td>A timed-out attempt counts as a failure of its origin only when it
+ *       was allowed at least this long (0s to 1h): a job's timeout shorter than the origin's real answer time is the
+ *       job's failure, and must not open the circuit other topics' jobs to the origin go through.</td></tr>
  * </table>
  */
 public class BreakerFactory {
@@ -52,6 +55,10 @@ public class BreakerFactory {
     @Min(1)
     @Max(100_000)
     private int releasePerSecond = 20;
+
+    @NotNull
+    @MaxDuration(value = 1, unit = TimeUnit.HOURS)
+    private Duration minTimeout = Duration.seconds(5);
 
     /** The defaults as a policy that topic settings are laid over. */
     public BreakerPolicy policy() {
@@ -104,6 +111,17 @@ public class BreakerFactory {
     @JsonProperty
     public void setMaxProbeInterval(Duration maxProbeInterval) {
         this.maxProbeInterval = maxProbeInterval;
+    }
+
+    /** Timeouts of attempts allowed less than this are not failures of their origin. */
+    @JsonProperty
+    public Duration getMinTimeout() {
+        return minTimeout;
+    }
+
+    @JsonProperty
+    public void setMinTimeout(Duration minTimeout) {
+        this.minTimeout = minTimeout;
     }
 
     @JsonProperty

@@ -22,8 +22,10 @@ import java.util.function.LongSupplier;
  * instance through the store's {@link CircuitBreakers}. The engine asks it before each callback ({@link #admit}) and
  * tells it what the callback got ({@link #answered}):
  * <ul>
- *   <li><b>Closed</b>: the attempt is made. A connection failure, a timeout or a 5xx is recorded ({@code
- *       recordFailure}); {@code failureThreshold} of them in a row open the circuit. An answer (2xx, or a 4xx: the
+ *   <li><b>Closed</b>: the attempt is made. A refused or reset connection, a 5xx, or a timeout of an attempt allowed
+ *       at least {@code minTimeout} is recorded ({@code recordFailure}); {@code failureThreshold} of them in a row open
+ *       the circuit. A shorter attempt's timeout, a 429 or 503 with {@code Retry-After} (back-pressure) and a refused
+ *       address say nothing about the origin ({@link AttemptVerdict}). An answer (2xx, or a 4xx: the
  *       receiver is up) is recorded ({@code recordSuccess}) only when this instance's view shows failures, so a
  *       healthy origin costs the store nothing per job.</li>
  *   <li><b>Open</b>: the job is <em>held</em> — postponed with {@link Failure#held} until a little after the next
@@ -55,11 +57,15 @@ public final class CallbackBreaker {
     private final CircuitViews views;
     private final HeldCounts held = new HeldCounts();
     private final CircuitWriter writer;
+    private final long minTimeoutMs;
 
     /**
-     * @param storeNowMs the store's clock as this instance estimates it (epoch ms), which the circuits' times use
+     * @param minTimeoutMs attempts allowed less time than this say nothing about their origin when they time out
+     * @param storeNowMs   the store's clock as this instance estimates it (epoch ms), which the circuits' times use
      */
-    public CallbackBreaker(JobStore store, BreakerPolicy defaults, LongSupplier storeNowMs, MetricRegistry registry) {
+    public CallbackBreaker(JobStore store, BreakerPolicy defaults, long minTimeoutMs, LongSupplier storeNowMs,
+                           MetricRegistry registry) {
+        this.minTimeoutMs = minTimeoutMs;
         this.circuits = circuitsOf(store, defaults);
         this.policies = new TopicBreakerPolicies(defaults);
         this.storeNowMs = storeNowMs;
@@ -160,9 +166,14 @@ public final class CallbackBreaker {
     /**
      * What an admitted attempt got: {@code failure} (no answer) or {@code status}. Records a failure when the view is
      * closed or the attempt was the probe (an attempt that was in flight when the circuit opened says nothing new), and
-     * an answer when the view shows failures or an open circuit. Never blocks: the writes run on the breaker's thread.
+     * an answer when the view shows failures or an open circuit; what says nothing about the origin
+     * ({@link AttemptVerdict#SILENT}) is not recorded. Never blocks: the writes run on the breaker's thread.
+     *
+     * @param retryAfter       whether the answer carried a usable {@code Retry-After}
+     * @param attemptTimeoutMs how long the attempt was allowed (job, else topic, else default timeout)
      */
-    public void answered(Admission admission, Throwable failure, int status) {
+    public void answered(Admission admission, Throwable failure, int status, boolean retryAfter,
+                         long attemptTimeoutMs) {
         if (!admission.tracked()) {
             return;
         }
@@ -171,7 +182,7 @@ public final class CallbackBreaker {
         BreakerPolicy policy = admission.policy;
         String cause = failure == null ? "HTTP " + status
                 : failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
-        switch (AttemptVerdict.of(failure, status)) {
+        switch (AttemptVerdict.of(failure, status, retryAfter, attemptTimeoutMs, minTimeoutMs)) {
             case FAILED -> {
                 if (admission.probe || !view.circuit().isOpen()) {
                     writer.write("record a failed callback to " + origin, () -> {
@@ -205,7 +216,7 @@ public final class CallbackBreaker {
                 }
             }
             case SILENT -> {
-                // delayq refused the address: nothing is known about the origin
+                // nothing is known about the origin: a refused address, a job's own short timeout, back-pressure
             }
         }
     }

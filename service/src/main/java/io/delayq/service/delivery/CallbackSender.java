@@ -79,9 +79,10 @@ final class CallbackSender {
         Job job = lease.job();
         URI uri;
         long timeoutMs;
+        long attemptMs;
         try {
             uri = checkedCallback(callback.url());
-            long attemptMs = policy.timeoutMs(job.timeoutMs(), settings);
+            attemptMs = policy.timeoutMs(job.timeoutMs(), settings);
             timeoutMs = budget.httpTimeoutMs(attemptMs, lease.deadline() - clock.storeNowMillis());
         } catch (IllegalArgumentException refused) {
             outcomes.failedLater(ts, lease, settings, refused.getMessage(), null, null);
@@ -103,7 +104,7 @@ final class CallbackSender {
             // refused when the job was accepted; checked again for jobs written before a rule existed
             CallbackGuard.checkHeaders(callback.headers());
             http.post(uri, headers.of(lease, callback, body, trace.headers()), body, timeoutMs,
-                    answer -> answered(ts, lease, settings, answer, sentNanos, timeoutMs, trace, admission));
+                    answer -> answered(ts, lease, settings, answer, sentNanos, timeoutMs, attemptMs, trace, admission));
         } catch (IllegalArgumentException badHeader) {
             trace.failed("a callback header cannot be sent");
             outcomes.failedLater(ts, lease, settings, "a callback header cannot be sent (" + badHeader.getMessage()
@@ -134,7 +135,8 @@ final class CallbackSender {
 
     /** The answer of an attempt, on an HTTP client thread: acks without blocking, hands failures to a store writer. */
     private void answered(TopicState ts, Lease lease, TopicSettings settings, CallbackClient.Answer answer,
-                          long sentNanos, long timeoutMs, CallbackTracing.Attempt trace, Admission admission) {
+                          long sentNanos, long timeoutMs, long attemptMs, CallbackTracing.Attempt trace,
+                          Admission admission) {
         long elapsed = System.nanoTime() - sentNanos;
         if (answer.failure() != null) {
             trace.failed(FailureMessages.describe(answer.failure(), timeoutMs));
@@ -146,7 +148,9 @@ final class CallbackSender {
             return;
         }
         metrics.callbackLatency.update(elapsed, TimeUnit.NANOSECONDS);
-        breaker.answered(admission, answer.failure(), answer.status());
+        OptionalLong wait = answer.failure() == null
+                ? RetryAfter.millis(answer.retryAfter(), System.currentTimeMillis()) : OptionalLong.empty();
+        breaker.answered(admission, answer.failure(), answer.status(), wait.isPresent(), attemptMs);
         if (answer.failure() == null && answer.status() == ACCEPTED && confirmsLater(settings, answer)) {
             outcomes.acceptedLater(ts, lease, settings);
             return;
@@ -167,7 +171,6 @@ final class CallbackSender {
             boolean quote = settings.showsErrorBodies() && !answer.snippet().isEmpty();
             error = "callback answered HTTP " + status + (quote ? ": " + answer.snippet() : "");
             if (status == 429 || status == 503) {
-                OptionalLong wait = RetryAfter.millis(answer.retryAfter(), System.currentTimeMillis());
                 if (wait.isPresent()) {
                     retryAfter = Math.min(wait.getAsLong(), maxRetryAfterMs);
                 }

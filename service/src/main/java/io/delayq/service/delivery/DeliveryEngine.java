@@ -91,7 +91,8 @@ public final class DeliveryEngine implements Managed {
         AttemptBudget budget = new AttemptBudget(writeTimes);
         this.outcomes = new AttemptOutcomes(store, policy, clock, slots, timers, this.metrics, errors, budget,
                 writeTimes, config.getAsyncAckTimeout().toMilliseconds());
-        this.breaker = new CallbackBreaker(store, config.getBreaker().policy(), clock::storeNowMillis, metrics);
+        this.breaker = new CallbackBreaker(store, config.getBreaker().policy(),
+                config.getBreaker().getMinTimeout().toMilliseconds(), clock::storeNowMillis, metrics);
         this.sender = new CallbackSender(config.callbackGuard(), new CallbackHeaders(signatures), policy, clock,
                 outcomes, this.metrics, config.getMaxRetryAfter().toMilliseconds(), budget,
                 new CallbackTracing(GlobalOpenTelemetry.get()), breaker);

@@ -105,8 +105,10 @@
  * looks at its view of the callback origin's circuit: closed, the attempt is made; open, the job is <i>held</i> — a
  * {@code nack} with {@link io.delayq.core.Failure#held} on a store writer ({@code AttemptOutcomes.heldLater}), which
  * postpones it without using its attempt — except the one probe per interval; just closed, held jobs go out at the
- * topic's {@code releasePerSecond}. After the answer, a refused connection, a timeout or a 5xx is recorded as a failure
- * of the origin, and an answer resets it, on the breaker's own thread. A topic with the breaker off never touches it.
+ * topic's {@code releasePerSecond}. After the answer, a refused or reset connection, a 5xx (not a 503 with
+ * {@code Retry-After}: back-pressure) or a timeout of an attempt allowed at least {@code breaker.minTimeout} is recorded
+ * as a failure of the origin, and an answer resets it, on the breaker's own thread. A topic with the breaker off never
+ * touches it.
  *
  * <h2>Bounded concurrency</h2>
  * A global semaphore ({@code maxConcurrency}) and one per topic ({@code maxConcurrencyPerTopic}) bound the callbacks
