@@ -111,9 +111,11 @@ class AsyncAckTest {
 
         List<Received> mine = awaitAttempts("mine", 2);
         String secondToken = mine.get(1).header("Delayq-Lease-Token");
+        long lateBefore = lateAcks();
         Answer earlier = consumer.post(jobPath("mine") + "/ack", "{\"leaseToken\": \"" + firstToken + "\"}");
         assertThat(earlier.status()).as(earlier.toString()).isEqualTo(409);
         assertThat(earlier.detail()).as("a message a person can act on").isNotBlank();
+        assertThat(lateAcks()).as("a late ack is counted (and logged at INFO)").isEqualTo(lateBefore + 1);
         JsonNode still = job("mine");
         assertThat(still.path("state").asText()).isEqualTo("LEASED");
         assertThat(still.path("attempts").asInt()).isEqualTo(2);
@@ -207,6 +209,13 @@ class AsyncAckTest {
                 Duration.ofSeconds(20));
         assertThat(got).as("attempts of %s", id).hasSizeGreaterThanOrEqualTo(count);
         return got;
+    }
+
+    /** The {@code delayq.consumer.late-acks} counter on the admin port. */
+    private static long lateAcks() {
+        JsonNode counters = new Api("http://127.0.0.1:" + APP.getAdminPort(), null).get("/metrics").json()
+                .path("counters");
+        return counters.path("delayq.consumer.late-acks").path("count").asLong();
     }
 
     private String jobPath(String id) {
