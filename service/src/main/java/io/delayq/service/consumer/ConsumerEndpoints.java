@@ -61,7 +61,8 @@ public final class ConsumerEndpoints implements Managed {
                                       LeaseWatcher watcher, long keepAliveMs, long maxQueuedBytes) {
         ConsumerEndpoints endpoints = new ConsumerEndpoints(store, defaults, watcher, environment.getObjectMapper(),
                 environment.metrics(), keepAliveMs, maxQueuedBytes);
-        environment.jersey().register(new LeaseResource(store, defaults, rules, endpoints.waiters));
+        environment.jersey().register(new LeaseResource(store, defaults, rules, endpoints.waiters,
+                environment.metrics().counter(LeaseResource.LATE_ACKS)));
         environment.jersey().register(new EventsResource(endpoints.hub));
         environment.lifecycle().manage(endpoints);
         environment.metrics().register(MetricRegistry.name("delayq", "consumer", "parkedLeaseRequests"),

@@ -9,6 +9,7 @@ import io.delayq.core.LeaseRef;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
+import com.codahale.metrics.Counter;
 import com.codahale.metrics.annotation.ExceptionMetered;
 import com.codahale.metrics.annotation.Metered;
 import com.codahale.metrics.annotation.Timed;
@@ -23,6 +24,8 @@ import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.List;
@@ -43,19 +46,29 @@ import java.util.random.RandomGenerator;
 @Produces(MediaType.APPLICATION_JSON)
 public class LeaseResource {
     private static final int MAX_ERROR_CHARS = 4_000;
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseResource.class);
 
     private final JobStore store;
     private final PolicyDefaults defaults;
     private final JobRules rules;
     private final LeaseWaiters waiters;
+    private final Counter lateAcks;
     private final RandomGenerator random = new Random();
 
-    LeaseResource(JobStore store, PolicyDefaults defaults, JobRules rules, LeaseWaiters waiters) {
+    /** @param lateAcks counts acks and nacks whose token no longer holds the lease ({@link #LATE_ACKS}) */
+    LeaseResource(JobStore store, PolicyDefaults defaults, JobRules rules, LeaseWaiters waiters, Counter lateAcks) {
         this.store = store;
         this.defaults = defaults;
         this.rules = rules;
         this.waiters = waiters;
+        this.lateAcks = lateAcks;
     }
+
+    /**
+     * The counter of late confirmations: an ack or nack whose token no longer holds the lease, mostly a receiver that
+     * answered 202 and confirmed after its lease had lapsed (the job was, or will be, delivered again).
+     */
+    static final String LATE_ACKS = "delayq.consumer.late-acks";
 
     /**
      * Leases up to {@code max} due jobs; when none is due, waits up to {@code waitMs} for one.
@@ -84,6 +97,7 @@ public class LeaseResource {
     public void ack(@PathParam("topic") String topic, @PathParam("id") String id, AckRequest body) {
         LeaseRef lease = lease(topic, id, body == null ? null : body.leaseToken());
         StoreStatus status = store.ack(List.of(lease)).get(0);
+        late(status, lease, "ack");
         StoreException.check(status, lease.job(), "acknowledged");
     }
 
@@ -113,7 +127,9 @@ public class LeaseResource {
             long delay = defaults.retryPolicy(job, store.settings(topic)).nextDelayMillis(job.attempts(), random);
             failure = delay < 0 ? Failure.dead(error, null) : Failure.retryAfter(delay, error, null);
         }
-        StoreException.check(store.nack(lease, failure), lease.job(), "nacked");
+        StoreStatus status = store.nack(lease, failure);
+        late(status, lease, "nack");
+        StoreException.check(status, lease.job(), "nacked");
     }
 
     /** Extends the lease to {@code leaseMs} from now. {@code 200 {"leaseDeadline"}}. */
@@ -129,6 +145,18 @@ public class LeaseResource {
                     + LeaseRequest.MAX_LEASE_MS + " ms from now");
         }
         return new ExtendResponse(Instant.ofEpochMilli(store.extend(lease, leaseMs)).toString());
+    }
+
+    /**
+     * A confirmation that came after its lease: visible (INFO and {@link #LATE_ACKS}), since it usually means the job
+     * runs, or ran, twice: the receiver's work outlived its lease or its {@code asyncAckTimeout}.
+     */
+    private void late(StoreStatus status, LeaseRef lease, String what) {
+        if (status == StoreStatus.STALE_LEASE) {
+            lateAcks.inc();
+            LOG.info("Late {} of job {}: its lease token no longer holds the lease (the lease ended, or another attempt"
+                    + " has it); the job may have been delivered again", what, lease.job());
+        }
     }
 
     private static LeaseRef lease(String topic, String id, String token) {

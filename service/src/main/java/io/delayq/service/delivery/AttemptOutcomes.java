@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -35,6 +36,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class AttemptOutcomes {
     private static final Logger LOG = LoggerFactory.getLogger(AttemptOutcomes.class);
+    private static final int EXTENSION_THREADS = 2;
+    /** Pause before an extension the store could not take is tried again, while its lease lasts. */
+    private static final long EXTENSION_RETRY_MS = 100;
 
     private final JobStore store;
     private final PolicyDefaults policy;
@@ -48,6 +52,8 @@ final class AttemptOutcomes {
     private final long defaultAsyncAckMs;
     private final AtomicInteger inFlight = new AtomicInteger();
     private ThreadPoolExecutor storeWriters;
+    /** Lease extensions after a 202, earliest deadline first, on threads of their own: never behind a nack. */
+    private ThreadPoolExecutor extensions;
     private AckBatcher acks;
     /** Set when the grace period of a stop has passed: what is still in flight is left to lease expiry. */
     private volatile boolean abandoned;
@@ -73,6 +79,9 @@ final class AttemptOutcomes {
         storeWriters = new ThreadPoolExecutor(4, 4, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 Threads.named("delayq-delivery-store", false));
         storeWriters.allowCoreThreadTimeOut(true);
+        extensions = new ThreadPoolExecutor(EXTENSION_THREADS, EXTENSION_THREADS, 60, TimeUnit.SECONDS,
+                new PriorityBlockingQueue<>(), Threads.named("delayq-delivery-extend", false));
+        extensions.allowCoreThreadTimeOut(true);
         acks = new AckBatcher(store, ackBatchSize, ackFlushNanos, clock::storeNowMillis, budget, writeTimes);
         abandoned = false;
     }
@@ -96,11 +105,16 @@ final class AttemptOutcomes {
         abandoned = true;
     }
 
-    /** Waits for the store writers to finish what they were given (up to 5 s), then flushes and closes the acks. */
+    /**
+     * Waits for the store writers and the lease extensions to finish what they were given (up to 5 s), then flushes
+     * and closes the acks.
+     */
     void close() {
         storeWriters.shutdown();
+        extensions.shutdown();
         try {
             storeWriters.awaitTermination(5, TimeUnit.SECONDS);
+            extensions.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -142,31 +156,70 @@ final class AttemptOutcomes {
      * confirmation comes by the deadline, the lease expires and counts as a failed attempt (the engine's lease timer
      * finds the new deadline when the old one passes). A receiver that confirmed before the extension makes the
      * extension answer stale, which is the success it looks like.
+     *
+     * <p>The extension is part of recording the 202, not one more store write among the others: it runs on threads of
+     * its own, earliest lease deadline first, so it never waits behind the nacks of failed attempts (a queue of
+     * which, under load, would let the short lease of the attempt lapse and the job be delivered again while the
+     * receiver is still at work). A store that cannot take it now is asked again while the lease lasts.
      */
     void acceptedLater(TopicState ts, Lease lease, TopicSettings settings) {
-        if (!onStoreWriter(() -> accepted(ts, lease, settings))) {
-            released(ts); // stopping: the lease expires at its first deadline and the job comes back
+        metrics.accepted.mark();
+        long timeoutMs = settings.asyncAckTimeoutMs() != null ? settings.asyncAckTimeoutMs() : defaultAsyncAckMs;
+        released(ts); // the work goes on at the receiver: the slot is free now
+        extendLater(lease, timeoutMs);
+    }
+
+    private void extendLater(Lease lease, long timeoutMs) {
+        try {
+            extensions.execute(new Extension(lease.deadline(), () -> extend(lease, timeoutMs)));
+        } catch (RejectedExecutionException stopping) {
+            LOG.info("engine stopping: the lease of {} is not extended after its 202; it expires at its first deadline"
+                    + " and counts as a failed attempt", lease.ref());
         }
     }
 
-    private void accepted(TopicState ts, Lease lease, TopicSettings settings) {
-        long timeoutMs = settings.asyncAckTimeoutMs() != null ? settings.asyncAckTimeoutMs() : defaultAsyncAckMs;
+    private void extend(Lease lease, long timeoutMs) {
         try {
-            metrics.accepted.mark();
+            long start = System.nanoTime();
             long deadline = store.extend(LeaseRef.of(lease), timeoutMs);
+            writeTimes.record(System.nanoTime() - start);
             LOG.debug("{} attempt {} accepted (202): waiting for its ack or nack until {}", lease.ref(),
                     lease.attempt(), deadline);
         } catch (StoreException e) {
             if (e.status() == StoreStatus.UNAVAILABLE) {
-                errors.log("extend the lease of " + lease.ref() + " after its 202 (it expires at its first deadline"
-                        + " and counts as a failed attempt)", e);
+                retryExtension(lease, timeoutMs, e);
+            } else if (clock.storeNowMillis() >= lease.deadline()) {
+                metrics.lateExtensions.mark();
+                LOG.warn("the lease of {} attempt {} ended before its 202 was recorded: the job is delivered again"
+                        + " while the receiver may still be working on it (the store answered {})", lease.ref(),
+                        lease.attempt(), e.status());
             } else {
                 LOG.debug("{} was confirmed before its 202 was recorded ({})", lease.ref(), e.status());
             }
         } catch (RuntimeException e) {
-            errors.log("extend the lease of " + lease.ref() + " after its 202", e);
-        } finally {
-            released(ts);
+            retryExtension(lease, timeoutMs, e);
+        }
+    }
+
+    private void retryExtension(Lease lease, long timeoutMs, RuntimeException e) {
+        if (clock.storeNowMillis() + EXTENSION_RETRY_MS < lease.deadline() && !extensions.isShutdown()
+                && timers.later(() -> extendLater(lease, timeoutMs), EXTENSION_RETRY_MS * 1_000) != null) {
+            return;
+        }
+        errors.log("extend the lease of " + lease.ref() + " after its 202 (it expires at its first deadline and counts"
+                + " as a failed attempt)", e);
+    }
+
+    /** A lease extension, ordered by its lease's deadline: the one about to lapse goes first. */
+    private record Extension(long deadline, Runnable write) implements Runnable, Comparable<Extension> {
+        @Override
+        public void run() {
+            write.run();
+        }
+
+        @Override
+        public int compareTo(Extension other) {
+            return Long.compare(deadline, other.deadline);
         }
     }
 

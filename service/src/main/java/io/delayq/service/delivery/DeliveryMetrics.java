@@ -22,6 +22,8 @@ final class DeliveryMetrics {
     final Meter dead;
     /** Callbacks that answered 202 Accepted: the receiver confirms them later. */
     final Meter accepted;
+    /** 202s whose lease extension reached the store after the lease had ended: the job may run twice. */
+    final Meter lateExtensions;
     final Meter reserveCalls;
     final Meter reserved;
     final Timer callbackLatency;
@@ -37,6 +39,7 @@ final class DeliveryMetrics {
         this.failed = registry.meter(PREFIX + "failed");
         this.dead = registry.meter(PREFIX + "dead");
         this.accepted = registry.meter(PREFIX + "accepted");
+        this.lateExtensions = registry.meter(PREFIX + "async-extensions-late");
         this.reserveCalls = registry.meter(PREFIX + "reserve-calls");
         this.reserved = registry.meter(PREFIX + "reserved");
         // Lock-free reservoirs: these are updated once per job from many threads.

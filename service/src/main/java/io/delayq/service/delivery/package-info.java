@@ -143,7 +143,8 @@
  * engine after the store, so Dropwizard stops the engine first and the store is still open for those writes.
  *
  * <h2>Metrics ({@code delayq.delivery.*})</h2>
- * {@code delivered}, {@code failed}, {@code dead}, {@code reserve-calls}, {@code reserved} (meters);
+ * {@code delivered}, {@code failed}, {@code dead}, {@code reserve-calls}, {@code reserved}, {@code accepted} (202s
+ * confirmed later), {@code async-extensions-late} (their lease extension came after the lease ended) (meters);
  * {@code callback-latency} (timer); {@code lateness} (histogram, ms from run time to the start of delivery, by the
  * store's clock); {@code in-flight} (gauge); per topic {@code topic.<topic>.delivered}, {@code .failed}, {@code .dead} (counters). Health check {@code engine}: running and its sweep reached the store
  * recently.
