@@ -9,6 +9,7 @@ import io.delayq.core.testing.CallbackReceiver.Received;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
+import io.delayq.service.support.SignatureSpec;
 import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
@@ -18,15 +19,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 
 import static io.delayq.service.support.TestApps.ADMIN;
@@ -34,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Dead notices end to end (issue 16): a job whose callback keeps failing dies, and its onDead target — a real HTTP
- * receiver — gets exactly one signed notice, verified as the README tells a receiver to; a topic's onDead applies to
+ * receiver — gets exactly one signed notice, verified as the documentation tells a receiver to ({@link SignatureSpec}); a topic's onDead applies to
  * jobs without their own; a notice target that always answers 500 is tried {@code deadNotices.maxAttempts} times and
  * the dead letter records it FAILED, with no further attempt. Runs on both stores (service/pom.xml).
  */
@@ -83,7 +79,7 @@ class DeadNoticeTest {
         Await.sleep(1_000); // ten passes of the sender: a delivered notice is not sent again
         assertThat(notices("order-7")).hasSize(1);
 
-        assertThat(verifies(notice.header("Delayq-Signature"), notice.body()))
+        assertThat(verifies(notice))
                 .as("signature %s over %s", notice.header("Delayq-Signature"), notice.bodyText()).isTrue();
         assertThat(notice.path()).isEqualTo("/notices/" + topic);
         assertThat(notice.header("Delayq-Event")).isEqualTo("dead");
@@ -138,7 +134,7 @@ class DeadNoticeTest {
         List<Received> sent = notices("doomed");
 
         assertThat(sent).extracting(r -> r.header("Delayq-Notice-Attempt")).containsExactly("1", "2", "3");
-        assertThat(sent).allSatisfy(r -> assertThat(verifies(r.header("Delayq-Signature"), r.body())).isTrue());
+        assertThat(sent).allSatisfy(r -> assertThat(verifies(r)).isTrue());
         JsonNode notice = letter.path("notice");
         assertThat(notice.path("attempts").asInt()).isEqualTo(NOTICE_ATTEMPTS);
         assertThat(notice.path("lastStatus").asInt()).isEqualTo(500);
@@ -188,34 +184,10 @@ class DeadNoticeTest {
         return notices.get(0);
     }
 
-    /**
-     * The README's receiver check, written out: {@code t} and {@code v1} from the header, HMAC-SHA256 of
-     * {@code "<t>." + body} with the shared secret, compared in constant time, and a timestamp at most 300 s old.
-     */
-    private static boolean verifies(String header, byte[] body) {
-        if (header == null) {
-            return false;
-        }
-        long t = -1;
-        String v1 = null;
-        for (String part : header.split(",")) {
-            String[] kv = part.trim().split("=", 2);
-            if (kv[0].equals("t")) {
-                t = Long.parseLong(kv[1]);
-            } else if (kv[0].equals("v1")) {
-                v1 = kv[1];
-            }
-        }
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            mac.update((t + ".").getBytes(StandardCharsets.US_ASCII));
-            byte[] expected = mac.doFinal(body);
-            boolean fresh = Math.abs(Instant.now().getEpochSecond() - t) <= 300;
-            return fresh && v1 != null && MessageDigest.isEqual(expected, HexFormat.of().parseHex(v1));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+    /** The documented receiver check of a dead notice ({@link SignatureSpec}: scheme v2, kind {@code dead}). */
+    private static boolean verifies(Received notice) {
+        return SignatureSpec.verifies(SECRET, notice.header("Delayq-Signature"), SignatureSpec.DEAD, notice.topic(),
+                notice.id(), notice.header("Delayq-Notice-Attempt"), notice.body());
     }
 
     private static JsonNode json(Received r) {
