@@ -127,8 +127,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         DeliveryFactory delivery = config.getDelivery();
         delivery.servicePorts().register(config.getServerFactory(), environment); // never a callback target
         // After the store and the archive, so that it stops (finishing the notices in flight) before they close.
-        config.getDeadNotices().build(store, archive, delivery.callbackGuard(), delivery.getSigningSecret(),
-                environment);
+        config.getDeadNotices().build(store, archive, delivery.callbackGuard(), delivery.signatures(), environment);
         PolicyDefaults policy = delivery.policyDefaults();
         // Registered after the store, so it stops (and flushes its last second) before the store closes.
         TopicHistoryRecorder history = new TopicHistoryRecorder(store, environment.metrics(),

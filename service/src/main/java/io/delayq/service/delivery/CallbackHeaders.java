@@ -10,10 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The headers of a callback request: the callback's own, then delayq's, which win: {@code Delayq-Id},
+ * The headers of a callback request: the callback's own, then delayq's, which win: {@code Delayq-Event: callback},
+ * {@code Delayq-Id},
  * {@code Delayq-Topic}, {@code Delayq-Attempt} (1-based), {@code Delayq-Run-At} (RFC 3339), {@code Delayq-Lease-Token}
  * (for a receiver that answers 202 and confirms later),
- * {@code Delayq-Signature} over the body ({@link Signatures}) and, for a job enqueued with a trace context, the
+ * {@code Delayq-Signature} over the kind, topic, id, attempt, time and body ({@link Signatures}) and, for a job enqueued with a trace context, the
  * attempt's {@code traceparent} / {@code tracestate} ({@link CallbackTracing}).
  */
 final class CallbackHeaders {
@@ -35,12 +36,14 @@ final class CallbackHeaders {
     Map<String, String> of(Lease lease, Callback callback, byte[] body, Map<String, String> trace) {
         Job job = lease.job();
         Map<String, String> headers = new LinkedHashMap<>(callback.headers());
+        headers.put(Signatures.EVENT, Signatures.Kind.CALLBACK.word());
         headers.put("Delayq-Id", job.id());
         headers.put("Delayq-Topic", job.topic());
         headers.put("Delayq-Attempt", Integer.toString(lease.attempt()));
         headers.put("Delayq-Run-At", RFC_3339.format(Instant.ofEpochMilli(job.runAt())));
         headers.put(LEASE_TOKEN, Long.toString(lease.token()));
-        headers.put(Signatures.HEADER, signatures.header(System.currentTimeMillis() / 1_000, body));
+        headers.put(Signatures.HEADER, signatures.header(Signatures.Kind.CALLBACK, job.topic(), job.id(),
+                lease.attempt(), System.currentTimeMillis() / 1_000, body));
         headers.putAll(trace);
         return headers;
     }

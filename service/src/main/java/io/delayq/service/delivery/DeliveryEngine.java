@@ -79,7 +79,7 @@ public final class DeliveryEngine implements Managed {
         this.graceMs = config.getShutdownGracePeriod().toMilliseconds();
         this.ackBatchSize = config.getAckBatchSize();
         this.ackFlushNanos = config.getAckFlushInterval().toNanoseconds();
-        Signatures signatures = new Signatures(config.getSigningSecret() == null ? "" : config.getSigningSecret());
+        Signatures signatures = config.signatures();
 
         // The parts call each other in a circle (a timer pumps, the pump arms timers): the first ones reach the later
         // ones through the methods at the end of this class, which run only after the constructor has set them all.

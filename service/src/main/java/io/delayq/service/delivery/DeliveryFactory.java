@@ -29,8 +29,9 @@ import java.util.concurrent.TimeUnit;
  * <table>
  *   <caption>delivery settings</caption>
  *   <tr><th>Name</th><th>Default</th><th>Description</th></tr>
- *   <tr><td>{@code signingSecret}</td><td>(required)</td><td>Secret for the {@code Delayq-Signature} HMAC-SHA256 of
- *       every callback; receivers verify with the same secret ({@link Signatures}).</td></tr>
+ *   <tr><td>{@code signingSecret}</td><td>(required)</td><td>Secret for the {@code Delayq-Signature} HMAC-SHA256
+ *       (scheme {@code v2}) of every callback and dead notice; receivers verify with the same secret
+ *       ({@link Signatures}).</td></tr>
  *   <tr><td>{@code maxConcurrency}</td><td>256</td><td>Callbacks in flight at once, all topics together.</td></tr>
  *   <tr><td>{@code maxConcurrencyPerTopic}</td><td>64</td><td>Callbacks in flight at once for one topic, so that
  *       one slow receiver cannot hold every slot.</td></tr>
@@ -126,6 +127,14 @@ public class DeliveryFactory {
 
     /** Filled by the application, not the configuration: every guard this factory builds shares it. */
     private final ServicePorts servicePorts = new ServicePorts();
+
+    /**
+     * The signer of callbacks and dead notices: today the one {@code signingSecret}; the signer takes a list so that
+     * secrets can be rotated (and later kept per tenant) without a new scheme.
+     */
+    public Signatures signatures() {
+        return new Signatures(List.of(signingSecret == null ? "" : signingSecret));
+    }
 
     /** The service-wide retry and timeout defaults that job and topic settings fall back to. */
     public PolicyDefaults policyDefaults() {

@@ -121,10 +121,13 @@
  * {@code POST <callback url>} with the payload bytes exactly as stored, {@code Content-Type: application/json}, the
  * callback's own headers, and:
  * <ul>
- *   <li>{@code Delayq-Id}, {@code Delayq-Topic}, {@code Delayq-Attempt} (1-based), {@code Delayq-Run-At} (RFC 3339);</li>
- *   <li>{@code Delayq-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(signingSecret, "<t>." + body)>}. Verify with
- *       {@code Signatures.verify(secret, header, body, 300, nowSeconds)}: recompute the HMAC over the timestamp, a dot
- *       and the raw body, compare in constant time, and reject timestamps more than a few minutes old.</li>
+ *   <li>{@code Delayq-Event: callback}, {@code Delayq-Id}, {@code Delayq-Topic}, {@code Delayq-Attempt} (1-based),
+ *       {@code Delayq-Run-At} (RFC 3339), {@code Delayq-Lease-Token};</li>
+ *   <li>{@code Delayq-Signature: t=<unix seconds>,v2=<hex>}, the HMAC-SHA256 of
+ *       {@code "v2\n<kind>\n<topic>\n<id>\n<attempt>\n<t>\n"} and the raw body ({@link
+ *       io.delayq.service.delivery.Signatures} has the exact bytes). Receivers verify with the Java client's
+ *       {@code SignatureVerifier} or the documented Python and Node snippets: recompute, compare in constant time,
+ *       reject timestamps more than 300 s off.</li>
  *   <li>{@code traceparent} / {@code tracestate} for a job enqueued with a W3C trace context: same trace id, a new
  *       parent id per attempt ({@code CallbackTracing}, which also makes the attempt's OpenTelemetry span).</li>
  * </ul>

@@ -24,8 +24,8 @@ import java.util.Map;
  * dead letter's key, for the admin API) and {@code payload} (the job's payload, verbatim).
  *
  * <p>Headers: the target's own, then delayq's, which win: {@code Delayq-Event: dead}, {@code Delayq-Id},
- * {@code Delayq-Topic}, {@code Delayq-Notice-Attempt} (1-based), {@code Delayq-Signature} over the body exactly as a
- * callback's ({@link Signatures}, the same {@code delivery.signingSecret}), and the {@code traceparent} /
+ * {@code Delayq-Topic}, {@code Delayq-Notice-Attempt} (1-based), {@code Delayq-Signature} as a callback's but of kind
+ * {@code dead} and over the notice attempt ({@link Signatures}, the same {@code delivery.signingSecret}), and the {@code traceparent} /
  * {@code tracestate} the job was enqueued with, when it was (the notice continues the producer's trace).
  */
 final class DeadNoticeRequest {
@@ -66,11 +66,12 @@ final class DeadNoticeRequest {
     Map<String, String> headers(DeadLetter letter, Callback target, int noticeAttempt, byte[] body) {
         Job job = letter.job();
         Map<String, String> headers = new LinkedHashMap<>(target.headers());
-        headers.put(EVENT, DEAD);
+        headers.put(EVENT, Signatures.Kind.DEAD_NOTICE.word());
         headers.put("Delayq-Id", job.id());
         headers.put("Delayq-Topic", job.topic());
         headers.put(NOTICE_ATTEMPT, Integer.toString(noticeAttempt));
-        headers.put(Signatures.HEADER, signatures.header(System.currentTimeMillis() / 1_000, body));
+        headers.put(Signatures.HEADER, signatures.header(Signatures.Kind.DEAD_NOTICE, job.topic(), job.id(),
+                noticeAttempt, System.currentTimeMillis() / 1_000, body));
         TraceContext trace = job.trace();
         if (trace != null && trace.traceparent() != null) {
             headers.put("traceparent", trace.traceparent());

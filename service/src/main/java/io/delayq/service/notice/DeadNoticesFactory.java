@@ -89,12 +89,12 @@ public class DeadNoticesFactory {
      * @return the sender, or empty when {@code enabled} is false
      */
     public Optional<DeadNoticeSender> build(JobStore store, JobArchive archive, CallbackGuard guard,
-                                            String signingSecret, Environment environment) {
+                                            Signatures signatures, Environment environment) {
         if (!enabled) {
             return Optional.empty();
         }
         DeadNoticeSender sender = new DeadNoticeSender(store, archive, policy(), batchSize,
-                pollInterval.toMilliseconds(), guard, new Signatures(signingSecret), environment.metrics());
+                pollInterval.toMilliseconds(), guard, signatures, environment.metrics());
         environment.lifecycle().manage(sender);
         environment.healthChecks().register(DeadNoticeSender.HEALTH_CHECK, sender.healthCheck());
         return Optional.of(sender);

@@ -18,6 +18,7 @@ import io.delayq.core.testing.CallbackReceiver.Reply;
 import io.delayq.redis.EmbeddedRedis;
 import io.delayq.redis.RedisJobStore;
 import io.delayq.redis.testing.TestRedis;
+import io.delayq.service.support.SignatureSpec;
 import io.dropwizard.util.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -130,9 +131,11 @@ class DeliveryEngineTest {
         assertThat(r.header("X-Tenant")).isEqualTo("acme");
         assertThat(r.header("Authorization")).isEqualTo("Bearer abc");
         String signature = r.header("Delayq-Signature");
-        assertThat(signature).matches("t=\\d+,v1=[0-9a-f]{64}");
-        assertThat(Signatures.verify(SECRET, signature, r.body(), 300, Instant.now().getEpochSecond())).isTrue();
-        assertThat(Signatures.verify("other", signature, r.body(), 300, Instant.now().getEpochSecond())).isFalse();
+        assertThat(signature).matches("t=\\d+,v2=[0-9a-f]{64}");
+        assertThat(SignatureSpec.verifies(SECRET, signature, SignatureSpec.CALLBACK, topic, "job-1", "1", r.body()))
+                .isTrue();
+        assertThat(SignatureSpec.verifies("other", signature, SignatureSpec.CALLBACK, topic, "job-1", "1", r.body()))
+                .isFalse();
         assertThat(engine.inFlight()).isZero();
     }
 

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.core.testing.CallbackReceiver.Received;
 import io.delayq.service.DelayqConfiguration;
-import io.delayq.service.delivery.Signatures;
+import io.delayq.service.support.SignatureSpec;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
@@ -75,16 +75,17 @@ class PushDeliveryTest {
         String signature = delivery.header("Delayq-Signature");
         assertThat(signature).as("signature header").isNotNull();
         long receivedAtSeconds = delivery.receivedAtMs() / 1_000;
-        assertThat(Signatures.verify("test-secret", signature, delivery.body(), 300, Instant.now().getEpochSecond()))
-                .as("verifies with the configured secret: %s", signature).isTrue();
+        assertThat(SignatureSpec.verifies("test-secret", signature, SignatureSpec.CALLBACK, topic, "on-time", "1",
+                delivery.body())).as("verifies with the configured secret: %s", signature).isTrue();
         // t= is the time of the delivery in unix seconds: within a few seconds of the receipt
-        assertThat(Signatures.verify("test-secret", signature, delivery.body(), 5, receivedAtSeconds))
-                .as("timestamp fresh at receipt: %s", signature).isTrue();
-        assertThat(Signatures.verify("another-secret", signature, delivery.body(), 300, Instant.now().getEpochSecond()))
-                .as("another secret").isFalse();
-        assertThat(Signatures.verify("test-secret", signature,
-                "{\"hello\":\"world\",\"n\":[1,3]}".getBytes(StandardCharsets.UTF_8), 300,
-                Instant.now().getEpochSecond())).as("an altered body").isFalse();
+        long t = Long.parseLong(signature.substring(2, signature.indexOf(',')));
+        assertThat(Math.abs(t - receivedAtSeconds)).as("timestamp fresh at receipt: %s", signature)
+                .isLessThanOrEqualTo(5);
+        assertThat(SignatureSpec.verifies("another-secret", signature, SignatureSpec.CALLBACK, topic, "on-time", "1",
+                delivery.body())).as("another secret").isFalse();
+        assertThat(SignatureSpec.verifies("test-secret", signature, SignatureSpec.CALLBACK, topic, "on-time", "1",
+                "{\"hello\":\"world\",\"n\":[1,3]}".getBytes(StandardCharsets.UTF_8))).as("an altered body")
+                .isFalse();
 
         JsonNode job = awaitState("on-time", "SUCCEEDED");
         assertThat(job.path("attempts").asInt()).isEqualTo(1);

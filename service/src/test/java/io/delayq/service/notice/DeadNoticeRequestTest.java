@@ -10,6 +10,7 @@ import io.delayq.core.JobState;
 import io.delayq.core.TraceContext;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.service.delivery.Signatures;
+import io.delayq.service.support.SignatureSpec;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -67,10 +68,12 @@ class DeadNoticeRequestTest {
                 .containsEntry("Delayq-Notice-Attempt", "2")
                 .containsEntry("traceparent", trace.traceparent())
                 .containsEntry("tracestate", "k=v");
-        assertThat(Signatures.verify("s3cret", headers.get(Signatures.HEADER), body, 300,
-                Instant.now().getEpochSecond())).isTrue();
-        assertThat(Signatures.verify("other", headers.get(Signatures.HEADER), body, 300,
-                Instant.now().getEpochSecond())).isFalse();
+        assertThat(SignatureSpec.verifies("s3cret", headers.get(Signatures.HEADER), SignatureSpec.DEAD, "payments",
+                "notify-7", "2", body)).isTrue();
+        assertThat(SignatureSpec.verifies("s3cret", headers.get(Signatures.HEADER), SignatureSpec.CALLBACK, "payments",
+                "notify-7", "2", body)).as("not as a callback").isFalse();
+        assertThat(SignatureSpec.verifies("other", headers.get(Signatures.HEADER), SignatureSpec.DEAD, "payments",
+                "notify-7", "2", body)).isFalse();
     }
 
     private static DeadLetter letter(List<Attempt> history, TraceContext trace) {
