@@ -179,4 +179,31 @@ class WorkerTest {
         assertThat(client.get(topic, "j").state()).isEqualTo("SUCCEEDED");
     }
 
+    /**
+     * Closing gives back what the worker still holds without using an attempt (issue 26, finding 23): a job on its
+     * last attempt whose handler outlives the shutdown timeout is released, not nacked into a dead letter, and another
+     * worker then runs it as the same attempt.
+     */
+    @Test
+    void closeReleasesTheJobsItStillHoldsWithoutUsingAnAttempt() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        Worker slow = Worker.builder(client, topic).shutdownTimeout(Duration.ofMillis(200))
+                .handler(job -> {
+                    started.countDown();
+                    Thread.sleep(60_000);
+                })
+                .build().start();
+        client.schedule(topic, JobRequest.builder().id("last").payload("x").maxAttempts(1).build());
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        slow.close();
+
+        JobInfo released = client.get(topic, "last");
+        assertThat(released.state()).as("given back, not dead").isEqualTo("SCHEDULED");
+        assertThat(released.attempts()).as("its attempt given back").isZero();
+        List<LeasedJob> runs = new CopyOnWriteArrayList<>();
+        workers.add(Worker.builder(client, topic).pollWait(Duration.ofSeconds(1)).handler(runs::add).build().start());
+        Await.until("another worker runs it", () -> client.get(topic, "last").state().equals("SUCCEEDED"));
+        assertThat(runs).singleElement().satisfies(job -> assertThat(job.attempt()).isEqualTo(1));
+    }
 }
