@@ -171,6 +171,19 @@ public final class DelayqClient {
         call("POST", jobPath(topic, id, "/nack"), body, null, Void.class);
     }
 
+    /**
+     * Gives the lease back without using its attempt: the job is due again at once and its next lease has the same
+     * attempt number. At most {@code maxAttempts} releases per job are free; after that a release counts as the
+     * attempt (and on the last one the job is dead). @throws ConflictException when the lease is no longer current
+     */
+    public void release(LeasedJob job) {
+        release(job.topic(), job.id(), job.leaseToken());
+    }
+
+    public void release(String topic, String id, String leaseToken) {
+        call("POST", jobPath(topic, id, "/release"), Map.of("leaseToken", leaseToken), null, Void.class);
+    }
+
     /** Extends the lease to {@code leaseTime} from now. @return the new deadline */
     public Instant extend(LeasedJob job, Duration leaseTime) {
         return extend(job.topic(), job.id(), job.leaseToken(), leaseTime);

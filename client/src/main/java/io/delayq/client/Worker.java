@@ -55,6 +55,8 @@ public final class Worker implements AutoCloseable {
     private final AtomicLong dead = new AtomicLong();
     private volatile boolean running;
     private volatile boolean crashed;
+    /** Set when close() interrupts handlers: what they throw then is the interruption, not the job's failure. */
+    private volatile boolean closing;
     private volatile CompletableFuture<List<LeasedJob>> currentPoll;
 
     private Worker(Builder b) {
@@ -101,8 +103,9 @@ public final class Worker implements AutoCloseable {
 
     /**
      * Stops leasing and waits up to the shutdown timeout for running handlers to finish (and ack or nack). Handlers
-     * still running after it are interrupted; their jobs are nacked or, failing that, come back when their leases
-     * expire.
+     * still running after it are interrupted and their jobs <em>released</em>: given back without using their attempt
+     * ({@link DelayqClient#release}), as are jobs leased but not started; a job on its last attempt is not made dead by
+     * a worker going away. What cannot be released comes back when its lease expires.
      */
     @Override
     public void close() {
@@ -114,16 +117,28 @@ public final class Worker implements AutoCloseable {
         handlers.shutdown();
         try {
             if (!handlers.awaitTermination(shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.log(System.Logger.Level.WARNING, "Handlers of topic {0} still running after {1}; interrupting them",
-                        topic, shutdownTimeout);
-                handlers.shutdownNow();
+                LOG.log(System.Logger.Level.WARNING, "Handlers of topic {0} still running after {1}; interrupting them"
+                        + " and giving their jobs back", topic, shutdownTimeout);
+                closing = true;
+                releaseAll(handlers.shutdownNow());
                 handlers.awaitTermination(5, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
-            handlers.shutdownNow();
+            closing = true;
+            releaseAll(handlers.shutdownNow());
             Thread.currentThread().interrupt();
         }
         extender.shutdownNow();
+    }
+
+    /** Jobs leased whose handler never started: given back. */
+    private void releaseAll(List<Runnable> notStarted) {
+        for (Runnable task : notStarted) {
+            if (task instanceof Run run) {
+                putBack(run.job);
+                freeSlots.release();
+            }
+        }
     }
 
     /**
@@ -199,8 +214,24 @@ public final class Worker implements AutoCloseable {
                     freeSlots.release();
                     continue;
                 }
-                handlers.execute(() -> run(job, receivedAt));
+                handlers.execute(new Run(job, receivedAt));
             }
+        }
+    }
+
+    /** A leased job's handler run, recognisable among the tasks a closing pool did not start. */
+    private final class Run implements Runnable {
+        final LeasedJob job;
+        final long receivedAt;
+
+        Run(LeasedJob job, long receivedAt) {
+            this.job = job;
+            this.receivedAt = receivedAt;
+        }
+
+        @Override
+        public void run() {
+            Worker.this.run(job, receivedAt);
         }
     }
 
@@ -223,6 +254,10 @@ public final class Worker implements AutoCloseable {
             }
         } catch (Exception | Error e) {
             stop(extension);
+            if (closing) {
+                putBack(job); // interrupted by close(): the worker went away, the job did not fail
+                return;
+            }
             if (nack(job, null, describe(e)) && job.isLastAttempt()) {
                 died(job, e);
             }
@@ -300,12 +335,19 @@ public final class Worker implements AutoCloseable {
         }
     }
 
-    /** A job leased while closing: hand it straight back instead of letting its lease run out. */
+    /**
+     * A job this worker holds but will not run (it is closing): released, so that it comes back at once under the
+     * same attempt instead of its lease running out, which would use the attempt (and kill a job on its last one).
+     */
     private void putBack(LeasedJob job) {
+        if (crashed) {
+            return;
+        }
         try {
-            client.nack(job, Duration.ZERO, "worker closing");
+            client.release(job);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "Putting back job " + job.id() + " failed; its lease will expire", e);
+            LOG.log(System.Logger.Level.WARNING, "Giving back job " + job.topic() + "/" + job.id() + " failed; it comes"
+                    + " back when its lease expires", e);
         }
     }
 

@@ -10,6 +10,7 @@ import io.delayq.core.TopicSettings;
 import io.delayq.core.breaker.BreakerPolicy;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.breaker.OriginCircuit;
+import io.delayq.service.consumer.LeaseReleases;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -255,6 +256,8 @@ public final class CallbackBreaker {
 
     private static boolean lastEntryHeld(Job job) {
         List<Attempt> history = job.history();
-        return !history.isEmpty() && history.get(history.size() - 1).isHeld();
+        // a consumer's release is held too, but never counted as held for an origin
+        Attempt last = history.isEmpty() ? null : history.get(history.size() - 1);
+        return last != null && last.isHeld() && !LeaseReleases.isRelease(last);
     }
 }

@@ -35,7 +35,7 @@ import java.util.random.RandomGenerator;
 /**
  * The pull API: consumers lease due jobs (long polling), then ack, nack or extend each lease. Role {@code consumer}.
  *
- * <p>Statuses: {@code 200} leases / extended; {@code 204} acked / nacked; {@code 400} malformed JSON; {@code 422}
+ * <p>Statuses: {@code 200} leases / extended; {@code 204} acked / nacked / released; {@code 400} malformed JSON; {@code 422}
  * invalid input (a missing lease token, a value out of range); {@code 404} no such job; {@code 409} the lease token
  * is stale (the lease expired and the job moved on, or it was already acked); {@code 503} the store is unavailable.
  * Nothing changes on any 4xx.
@@ -130,6 +130,27 @@ public class LeaseResource {
         StoreStatus status = store.nack(lease, failure);
         late(status, lease, "nack");
         StoreException.check(status, lease.job(), "nacked");
+    }
+
+    /**
+     * Gives the lease back without using its attempt: the job is due again at once, and its next lease has the same
+     * attempt number (a worker shutting down, a consumer that took more than it can run). At most {@code maxAttempts}
+     * releases per job are free; after that a release counts as the attempt, and on the last attempt the job is dead
+     * ({@link LeaseReleases}). {@code 204}; {@code 409} when the token is stale.
+     */
+    @POST
+    @Path("/jobs/{id}/release")
+    @Timed
+    @ExceptionMetered
+    public void release(@PathParam("topic") String topic, @PathParam("id") String id, ReleaseRequest body) {
+        LeaseRef lease = lease(topic, id, body == null ? null : body.leaseToken());
+        Job job = store.find(lease.job())
+                .orElseThrow(() -> new StoreException(StoreStatus.NOT_FOUND, "job " + lease.job() + " does not exist"));
+        // The count and the release are consistent: a token that still holds the lease means that nothing but this
+        // lease's holder has written the job since it was leased, and any other token is refused below.
+        StoreStatus status = store.nack(lease, LeaseReleases.of(job));
+        late(status, lease, "release");
+        StoreException.check(status, lease.job(), "released");
     }
 
     /** Extends the lease to {@code leaseMs} from now. {@code 200 {"leaseDeadline"}}. */
