@@ -145,7 +145,8 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
 
         AuditTrail audit = new AuditTrail(archive, System::currentTimeMillis, environment.metrics());
         registerProducerApi(config, environment, store, archive, policy, callbackCheck, engine, activity, audit);
-        ConsumerEndpoints.register(environment, store, policy, config.getLimits().jobRules(), engine::watchLeases);
+        ConsumerEndpoints.register(environment, store, policy, config.getLimits().jobRules(), engine::watchLeases,
+                config.getConsumer());
         DeadLetterReplayer replayer = new DeadLetterReplayer(store, archive, config.getLimits().jobRules(),
                 DeadLetterReplayer.DEFAULT_DEDUP_WINDOW_MS);
         environment.jersey().register(new DeadLettersResource(archive, replayer, callbackCheck, audit));

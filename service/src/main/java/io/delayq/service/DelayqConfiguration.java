@@ -1,5 +1,7 @@
 package io.delayq.service;
 
+import io.delayq.service.consumer.ConsumerFactory;
+
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.delayq.core.JobStoreFactory;
 import io.delayq.core.archive.JobArchiveFactory;
@@ -34,6 +36,8 @@ import jakarta.validation.constraints.NotNull;
  *   <tr><td>{@code auth}</td><td>no tokens</td><td>API tokens and their roles ({@link AuthFactory}).</td></tr>
  *   <tr><td>{@code limits}</td><td>see {@link LimitsFactory}</td>
  *       <td>Payload size, furthest delay, batch size, highest maxAttempts.</td></tr>
+ *   <tr><td>{@code consumer}</td><td>1,000 event streams, 1,000 parked long polls</td>
+ *       <td>What one instance holds open for consumers ({@link ConsumerFactory}).</td></tr>
  *   <tr><td>{@code server}, {@code logging}, {@code metrics}</td><td>Dropwizard's</td>
  *       <td>Ports, request log, log levels, metric reporters.</td></tr>
  * </table>
@@ -66,6 +70,20 @@ public class DelayqConfiguration extends Configuration {
     @Valid
     @NotNull
     private PrometheusFactory prometheus = new PrometheusFactory();
+
+    @Valid
+    @NotNull
+    private ConsumerFactory consumer = new ConsumerFactory();
+
+    @JsonProperty
+    public ConsumerFactory getConsumer() {
+        return consumer;
+    }
+
+    @JsonProperty
+    public void setConsumer(ConsumerFactory consumer) {
+        this.consumer = consumer;
+    }
 
     @JsonProperty
     public JobStoreFactory getStore() {

@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,34 +51,44 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
     private final ScheduledExecutorService keepAlive;
     private final ThreadPoolExecutor writers;
     private final Meter dropped;
+    private final Meter refused;
+    private final int maxStreams;
+    /** Streams open now, counted when accepted and when ended: the limit holds under concurrent subscribes. */
+    private final AtomicInteger open = new AtomicInteger();
     private volatile Sse sse;
     private volatile boolean closed;
-
-    BroadcastHub(ObjectMapper mapper, MetricRegistry metrics) {
-        this(mapper, metrics, TimeUnit.SECONDS.toMillis(KEEP_ALIVE_SECONDS), MAX_QUEUED_BYTES);
-    }
 
     /**
      * @param keepAliveMs    how often idle streams get a comment
      * @param maxQueuedBytes how far one subscriber may fall behind before it is dropped
+     * @param maxStreams     streams open at once; one more is refused (429)
+     * @param writerThreads  threads writing to streams
      */
-    BroadcastHub(ObjectMapper mapper, MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes) {
+    BroadcastHub(ObjectMapper mapper, MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes, int maxStreams,
+                 int writerThreads) {
         this.mapper = mapper;
         this.maxQueuedBytes = maxQueuedBytes;
+        this.maxStreams = maxStreams;
         AtomicInteger threads = new AtomicInteger();
         this.keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "delayq-sse-keepalive-" + threads.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
-        // One thread per stream with a write under way, none for idle ones: a stuck client holds only its own.
-        AtomicInteger writerThreads = new AtomicInteger();
-        this.writers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                r -> {
-                    Thread t = new Thread(r, "delayq-sse-writer-" + writerThreads.incrementAndGet());
+        // A bounded pool: a stream with a write under way holds a thread, the others wait their turn in the queue (at
+        // most one task per stream). A client that stops reading holds its thread until its write fails or it falls
+        // maxQueuedBytes behind and is dropped (its connection aborted), so stuck clients cannot take every thread
+        // for long, and many streams cannot make the service start thousands of threads.
+        AtomicInteger threadCount = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(writerThreads, writerThreads, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "delayq-sse-writer-" + threadCount.incrementAndGet());
                     t.setDaemon(true);
                     return t;
                 });
+        pool.allowCoreThreadTimeOut(true);
+        this.writers = pool;
+        this.refused = metrics.meter(MetricRegistry.name("delayq", "consumer", "sse", "refused"));
         this.dropped = metrics.meter(MetricRegistry.name("delayq", "consumer", "sse", "dropped"));
         metrics.gauge(MetricRegistry.name("delayq", "consumer", "sse", "subscribers"),
                 () -> (Gauge<Integer>) this::subscribers);
@@ -94,6 +104,12 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
         if (closed) {
             sink.close(); // shutting down: the client reconnects to another instance
             return;
+        }
+        if (open.incrementAndGet() > maxStreams) {
+            open.decrementAndGet();
+            refused.mark();
+            throw new TooManyConsumers("this instance has " + maxStreams + " event streams open, its limit"
+                    + " (consumer.maxEventStreams); connect again after Retry-After, or to another instance");
         }
         this.sse = sse;
         SseSubscriber subscriber = new SseSubscriber(topic, sink, abortConnection, writers, maxQueuedBytes,
@@ -146,6 +162,7 @@ final class BroadcastHub implements StoreListener, AutoCloseable {
     }
 
     private void ended(SseSubscriber subscriber, boolean fellBehind) {
+        open.decrementAndGet();
         // atomic with subscribe's compute, so that a topic without subscribers leaves no entry behind
         topics.computeIfPresent(subscriber.topic, (name, subscribers) -> {
             subscribers.remove(subscriber);

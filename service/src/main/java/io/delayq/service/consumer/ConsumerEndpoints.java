@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * ({@link EventsResource}). {@link #register} adds both resources and subscribes to the store's notifications while
  * the application runs:
  *
- * <pre>{@code ConsumerEndpoints.register(environment, store, policyDefaults, jobRules, engine::watchLeases);}</pre>
+ * <pre>{@code ConsumerEndpoints.register(environment, store, policyDefaults, jobRules, engine::watchLeases, limits);}</pre>
  */
 public final class ConsumerEndpoints implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerEndpoints.class);
@@ -32,10 +32,12 @@ public final class ConsumerEndpoints implements Managed {
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
 
     private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, ObjectMapper mapper,
-                              MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes) {
+                              MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes, ConsumerFactory limits) {
         this.store = store;
-        this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher));
-        this.hub = new BroadcastHub(mapper, metrics, keepAliveMs, maxQueuedBytes);
+        this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher), limits.getMaxParkedLeaseRequests(),
+                metrics.meter(MetricRegistry.name("delayq", "consumer", "lease-requests-refused")));
+        this.hub = new BroadcastHub(mapper, metrics, keepAliveMs, maxQueuedBytes, limits.getMaxEventStreams(),
+                limits.getEventStreamWriters());
     }
 
     /**
@@ -48,19 +50,21 @@ public final class ConsumerEndpoints implements Managed {
      * @param watcher     told when leases were handed out, to take them back on time when they expire
      */
     public static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults,
-                                             JobRules rules, LeaseWatcher watcher) {
+                                             JobRules rules, LeaseWatcher watcher, ConsumerFactory limits) {
         return register(environment, store, defaults, rules, watcher,
-                TimeUnit.SECONDS.toMillis(BroadcastHub.KEEP_ALIVE_SECONDS), BroadcastHub.MAX_QUEUED_BYTES);
+                TimeUnit.SECONDS.toMillis(BroadcastHub.KEEP_ALIVE_SECONDS), BroadcastHub.MAX_QUEUED_BYTES, limits);
     }
 
     /**
-     * As {@link #register(Environment, JobStore, PolicyDefaults, JobRules, LeaseWatcher)}, with another keep-alive
+     * As {@link #register(Environment, JobStore, PolicyDefaults, JobRules, LeaseWatcher, ConsumerFactory)}, with
+     * another keep-alive
      * interval and another bound on how far an event-stream subscriber may fall behind (tests).
      */
     static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults, JobRules rules,
-                                      LeaseWatcher watcher, long keepAliveMs, long maxQueuedBytes) {
+                                      LeaseWatcher watcher, long keepAliveMs, long maxQueuedBytes,
+                                      ConsumerFactory limits) {
         ConsumerEndpoints endpoints = new ConsumerEndpoints(store, defaults, watcher, environment.getObjectMapper(),
-                environment.metrics(), keepAliveMs, maxQueuedBytes);
+                environment.metrics(), keepAliveMs, maxQueuedBytes, limits);
         environment.jersey().register(new LeaseResource(store, defaults, rules, endpoints.waiters,
                 environment.metrics().counter(LeaseResource.LATE_ACKS)));
         environment.jersey().register(new EventsResource(endpoints.hub));

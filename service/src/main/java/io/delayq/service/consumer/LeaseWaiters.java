@@ -1,5 +1,6 @@
 package io.delayq.service.consumer;
 
+import com.codahale.metrics.Meter;
 import io.delayq.core.Job;
 import io.delayq.core.Lease;
 import io.delayq.core.ReserveResult;
@@ -20,6 +21,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
@@ -53,10 +55,20 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
     private final ScheduledThreadPoolExecutor executor;
     private final ConcurrentMap<String, Topic> topics = new ConcurrentHashMap<>();
     private final ScheduledFuture<?> sweep;
+    private final int maxParked;
+    private final Meter refused;
+    /** Requests parked now, counted when parked and when finished: the limit holds under concurrent requests. */
+    private final AtomicInteger parkedNow = new AtomicInteger();
     private volatile boolean closed;
 
-    LeaseWaiters(LeaseIssuer issuer) {
+    /**
+     * @param maxParked requests parked at once; one more that would park is refused (429)
+     * @param refused   counts those refusals
+     */
+    LeaseWaiters(LeaseIssuer issuer, int maxParked, Meter refused) {
         this.issuer = issuer;
+        this.maxParked = maxParked;
+        this.refused = refused;
         AtomicInteger threads = new AtomicInteger();
         this.executor = new ScheduledThreadPoolExecutor(4, r -> {
             Thread t = new Thread(r, "delayq-lease-waiters-" + threads.incrementAndGet());
@@ -92,6 +104,13 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
         if (!first.leases().isEmpty() || request.waitMs() == 0) {
             response.resume(answer(first.leases()));
             return;
+        }
+        if (parkedNow.incrementAndGet() > maxParked) {
+            parkedNow.decrementAndGet();
+            refused.mark();
+            throw new TooManyConsumers("this instance has " + maxParked + " long polls waiting, its limit"
+                    + " (consumer.maxParkedLeaseRequests); nothing was due: poll again after Retry-After, or another"
+                    + " instance");
         }
         Waiter waiter = new Waiter(topic, request, response, connection);
         topic.add(waiter);
@@ -154,7 +173,7 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
     }
 
     int parked() {
-        return topics.values().stream().mapToInt(t -> t.snapshot().size()).sum();
+        return parkedNow.get();
     }
 
     /** Topics with parked requests, a timer or a request in progress (what this instance keeps per topic name). */
@@ -409,6 +428,8 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
         final AsyncResponse response;
         final ClientConnection connection;
         volatile ScheduledFuture<?> timeout;
+        /** Set once its place among the parked requests is given back (finish may run more than once). */
+        private final AtomicBoolean uncounted = new AtomicBoolean();
         private int state = WAITING; // guarded by this
         private boolean expired; // guarded by this
         private boolean vanished; // guarded by this
@@ -535,6 +556,9 @@ final class LeaseWaiters implements StoreListener, AutoCloseable {
         }
 
         private void finish() {
+            if (uncounted.compareAndSet(false, true)) {
+                parkedNow.decrementAndGet();
+            }
             ScheduledFuture<?> t = timeout;
             if (t != null) {
                 t.cancel(false);

@@ -91,6 +91,7 @@ public final class WebApplicationProblemMapper extends ProblemMapper<WebApplicat
             case 406 -> "not-acceptable";
             case 413 -> "request-too-large";
             case 415 -> "unsupported-media-type";
+            case 429 -> "too-many-requests";
             default -> "http-" + status;
         };
     }
