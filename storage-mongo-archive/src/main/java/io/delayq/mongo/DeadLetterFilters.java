@@ -2,6 +2,8 @@ package io.delayq.mongo;
 
 import com.mongodb.client.model.Filters;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.TopicScope;
+import org.bson.Document;
 import org.bson.conversions.Bson;
 
 import java.math.BigDecimal;
@@ -22,7 +24,8 @@ import static io.delayq.mongo.ArchiveDocuments.TOPIC;
 /**
  * A {@link DeadLetterQuery}'s filters as a MongoDB filter over live dead letters (its limit and cursor aside): the one
  * translation that listings, counts, groups, purges and bulk replays share, so they always select the same letters.
- * Each filter is an equality or range on a field that an index of {@link DeadLetterIndexes} leads with.
+ * Each filter is an equality or range on a field that an index of {@link DeadLetterIndexes} leads with; the query's
+ * {@link DeadLetterQuery#scope() scope} is ranges of V1's {@code topic_deadAt_id} ({@link #scope}).
  */
 final class DeadLetterFilters {
     /** A JSON number, as RFC 8259 spells one: a filter value that reads as one also matches that number. */
@@ -38,6 +41,10 @@ final class DeadLetterFilters {
         filters.add(ArchiveDocuments.live());
         if (query.topic() != null) {
             filters.add(Filters.eq(TOPIC, query.topic()));
+        }
+        TopicScope scope = query.scopeCondition();
+        if (scope != null) {
+            filters.add(scope(scope));
         }
         if (query.fromMs() != null) {
             filters.add(Filters.gte(DEAD_AT, new Date(query.fromMs())));
@@ -65,6 +72,33 @@ final class DeadLetterFilters {
             filters.add(Filters.eq(SIGNATURE_ID, query.group()));
         }
         return Filters.and(filters);
+    }
+
+    /**
+     * The letters of the scope's topics: {@code topic $in} its exact names, or ({@code $or}) in the range of one of its
+     * prefixes, {@code (prefix, successor(prefix))} — strings compare by their UTF-8 bytes, code point order, so that
+     * range holds exactly the topics that start with the prefix and go on, whatever characters it has (no pattern to
+     * escape). Each branch is a range of {@code topic_deadAt_id}'s first field, which MongoDB plans as one index scan
+     * per branch (an OR stage); the branches are disjoint unless the scope's patterns overlap, which a tenant's never
+     * do. An empty scope (a topic filter outside it) is {@code topic $in []}: nothing, without reading a letter.
+     */
+    static Bson scope(TopicScope scope) {
+        List<Bson> branches = new ArrayList<>();
+        if (!scope.topics().isEmpty() || scope.prefixes().isEmpty()) {
+            branches.add(Filters.in(TOPIC, scope.topics()));
+        }
+        for (String prefix : scope.prefixes()) {
+            String end = TopicScope.successor(prefix);
+            // one condition document, so that both bounds are the branch's index range
+            Document range = new Document("$gt", prefix);
+            if (end != null) {
+                range.append("$lt", end);
+            } else { // only the last code point there is: no string of this length comes after it
+                range.append("$regex", "^" + literal(prefix));
+            }
+            branches.add(new Document(TOPIC, range));
+        }
+        return branches.size() == 1 ? branches.get(0) : Filters.or(branches);
     }
 
     /**

@@ -14,6 +14,7 @@ import io.delayq.core.archive.AuditEntry;
 import io.delayq.core.archive.BulkOperation;
 import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.OperatorLog;
+import io.delayq.mongo.migration.V3OperatorLogTenants;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 
@@ -36,12 +37,16 @@ import java.util.function.Supplier;
  * <p>Every document carries {@code expireAt}: an operation's last change (its {@code updatedAt}) or an entry's
  * {@code at}, plus the retention ({@link #MIN_RETENTION}, or the archive's tombstone retention when that is longer).
  * A TTL index on it removes the document then; the embedded server has no TTL monitor, so {@link #expire} does its
- * job. The indexes are created on first use: this module's collections predate no migration, and
- * {@code createIndex} of an existing index is a no-op.
+ * job. The indexes of the operators' reads are created on first use ({@code createIndex} of an existing index is a
+ * no-op); those of a tenant's reads ({@code tenant} first) by the migration {@link V3OperatorLogTenants}.
+ *
+ * <p>A tenant's read ({@code tenant} not null) is an equality on {@code tenant} ahead of everything else it matches,
+ * so it is a range of a V3 index and never sees another tenant's record: an id of another tenant's operation or
+ * entry is answered as unknown.
  */
 public final class MongoOperatorLog implements OperatorLog {
-    public static final String OPERATIONS = "delayq_operations";
-    public static final String AUDIT = "delayq_audit";
+    public static final String OPERATIONS = V3OperatorLogTenants.OPERATIONS;
+    public static final String AUDIT = V3OperatorLogTenants.AUDIT;
     /** Operations and audit entries are kept at least this long (OperatorLog's promise). */
     public static final Duration MIN_RETENTION = Duration.ofDays(30);
 
@@ -64,6 +69,7 @@ public final class MongoOperatorLog implements OperatorLog {
     private static final String TARGET = "target";
     private static final String COUNT = "count";
     private static final String DETAIL = "detail";
+    private static final String TENANT = "tenant";
 
     private static final FindOneAndUpdateOptions RETURN_AFTER =
             new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER);
@@ -110,28 +116,30 @@ public final class MongoOperatorLog implements OperatorLog {
     }
 
     @Override
-    public Optional<BulkOperation> requestCancel(String id) {
+    public Optional<BulkOperation> requestCancel(String id, String tenant) {
         return mutate("cancel bulk operation " + id, () -> {
+            Bson mine = ofTenant(tenant, Filters.eq(ID, id));
             Document cancelled = operations.findOneAndUpdate(
-                    Filters.and(Filters.eq(ID, id), Filters.eq(STATE, BulkOperation.State.RUNNING.name())),
+                    Filters.and(mine, Filters.eq(STATE, BulkOperation.State.RUNNING.name())),
                     Updates.set(CANCEL_REQUESTED, true), RETURN_AFTER);
-            // not running: finished (left as it is) or unknown
-            return Optional.ofNullable(cancelled != null ? cancelled : operations.find(Filters.eq(ID, id)).first())
+            // not running: finished (left as it is) or unknown (or another tenant's)
+            return Optional.ofNullable(cancelled != null ? cancelled : operations.find(mine).first())
                     .map(MongoOperatorLog::operation);
         });
     }
 
     @Override
-    public Optional<BulkOperation> operation(String id) {
-        return read("read bulk operation " + id, () -> Optional.ofNullable(operations.find(Filters.eq(ID, id)).first())
-                .map(MongoOperatorLog::operation));
+    public Optional<BulkOperation> operation(String id, String tenant) {
+        return read("read bulk operation " + id, () -> Optional.ofNullable(
+                operations.find(ofTenant(tenant, Filters.eq(ID, id))).first()).map(MongoOperatorLog::operation));
     }
 
     @Override
-    public List<BulkOperation> operations(int limit) {
+    public List<BulkOperation> operations(int limit, String tenant) {
         checkLimit(limit);
-        return read("list bulk operations", () -> operations.find().sort(Sorts.descending(CREATED_AT, ID))
-                .limit(limit).map(MongoOperatorLog::operation).into(new ArrayList<>()));
+        return read("list bulk operations", () -> operations.find(ofTenant(tenant, new Document()))
+                .sort(Sorts.descending(CREATED_AT, ID)).limit(limit).map(MongoOperatorLog::operation)
+                .into(new ArrayList<>()));
     }
 
     @Override
@@ -142,12 +150,12 @@ public final class MongoOperatorLog implements OperatorLog {
     }
 
     @Override
-    public List<AuditEntry> auditLog(int limit, String beforeId) {
+    public List<AuditEntry> auditLog(int limit, String beforeId, String tenant) {
         checkLimit(limit);
         return read("read the audit log", () -> {
             Bson older = new Document();
             if (beforeId != null) {
-                Document last = audit.find(Filters.eq(ID, beforeId)).first();
+                Document last = audit.find(ofTenant(tenant, Filters.eq(ID, beforeId))).first();
                 if (last == null) {
                     throw new IllegalArgumentException("there is no audit entry " + beforeId + " to page from (it may"
                             + " have expired); start again from the newest entries");
@@ -155,8 +163,8 @@ public final class MongoOperatorLog implements OperatorLog {
                 Date at = last.getDate(AT);
                 older = Filters.or(Filters.lt(AT, at), Filters.and(Filters.eq(AT, at), Filters.lt(ID, beforeId)));
             }
-            return audit.find(older).sort(Sorts.descending(AT, ID)).limit(limit).map(MongoOperatorLog::entry)
-                    .into(new ArrayList<>());
+            return audit.find(ofTenant(tenant, older)).sort(Sorts.descending(AT, ID)).limit(limit)
+                    .map(MongoOperatorLog::entry).into(new ArrayList<>());
         });
     }
 
@@ -170,6 +178,11 @@ public final class MongoOperatorLog implements OperatorLog {
         Bson expired = Filters.lt(EXPIRE_AT, new Date(nowMs));
         return mutate("expire operator log records", () -> operations.deleteMany(expired).getDeletedCount()
                 + audit.deleteMany(expired).getDeletedCount());
+    }
+
+    /** {@code filter}, of the tenant's records only ({@code null}: everyone's, an operator's read). */
+    private static Bson ofTenant(String tenant, Bson filter) {
+        return tenant == null ? filter : Filters.and(Filters.eq(TENANT, tenant), filter);
     }
 
     // ---------------------------------------------------------------- documents
@@ -187,6 +200,7 @@ public final class MongoOperatorLog implements OperatorLog {
                 .append(UPDATED_AT, new Date(op.updatedAt()))
                 .append(CANCEL_REQUESTED, op.cancelRequested())
                 .append(LAST_ERROR, op.lastError())
+                .append(TENANT, op.tenant())
                 .append(EXPIRE_AT, expireAt(op.updatedAt()));
     }
 
@@ -194,7 +208,8 @@ public final class MongoOperatorLog implements OperatorLog {
         return new BulkOperation(d.getString(ID), BulkOperation.Kind.valueOf(d.getString(KIND)), d.getString(FILTER),
                 BulkOperation.State.valueOf(d.getString(STATE)), number(d, TOTAL), number(d, DONE),
                 number(d, FAILED), d.getString(STARTED_BY), d.getDate(CREATED_AT).getTime(),
-                d.getDate(UPDATED_AT).getTime(), d.getBoolean(CANCEL_REQUESTED, false), d.getString(LAST_ERROR));
+                d.getDate(UPDATED_AT).getTime(), d.getBoolean(CANCEL_REQUESTED, false), d.getString(LAST_ERROR),
+                d.getString(TENANT));
     }
 
     private Document document(AuditEntry e) {
@@ -205,12 +220,13 @@ public final class MongoOperatorLog implements OperatorLog {
                 .append(TARGET, e.target())
                 .append(COUNT, e.count())
                 .append(DETAIL, e.detail())
+                .append(TENANT, e.tenant())
                 .append(EXPIRE_AT, expireAt(e.at()));
     }
 
     private static AuditEntry entry(Document d) {
         return new AuditEntry(d.getString(ID), d.getDate(AT).getTime(), d.getString(ACTOR), d.getString(ACTION),
-                d.getString(TARGET), number(d, COUNT), d.getString(DETAIL));
+                d.getString(TARGET), number(d, COUNT), d.getString(DETAIL), d.getString(TENANT));
     }
 
     /** A long as stored: small values may come back as int32 from some servers. */

@@ -99,7 +99,7 @@ class MongoJobArchiveFactoryTest {
         List<AppliedMigration> first = factory.migrate();
         List<AppliedMigration> second = factory.migrate();
 
-        assertThat(first).extracting(AppliedMigration::version).containsExactly(1, 2);
+        assertThat(first).extracting(AppliedMigration::version).containsExactly(1, 2, 3);
         assertThat(first.get(0).description()).isNotBlank();
         assertThat(second).isEmpty();
     }

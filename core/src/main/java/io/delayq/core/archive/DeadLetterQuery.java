@@ -21,10 +21,15 @@ import java.util.regex.Pattern;
  *                     or boolean
  * @param payloadValue see {@code payloadField}
  * @param group        only this {@link FailureSignature#id()}
+ * @param scope        only letters of these topics: the topics of the tenant acting, or {@link TopicScope#all()} (an
+ *                     operator; {@code null} is read as that). Unlike the filters above it is not the caller's to
+ *                     choose: the service sets it from who is asking, every {@code with…} keeps it, and whatever the
+ *                     filters name, nothing outside it is listed, counted, grouped, replayed or purged — a
+ *                     {@code topic} outside it matches nothing (an empty answer, not an error)
  */
 public record DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean replayed, int limit, String cursor,
                               String host, Integer httpStatus, String idPrefix, String payloadField,
-                              String payloadValue, String group) {
+                              String payloadValue, String group, TopicScope scope) {
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_LIMIT = 1000;
     /** A payload field path: up to 8 names of letters, digits, '_' or '-', joined by dots. */
@@ -59,11 +64,20 @@ public record DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean repl
         if (idPrefix != null && idPrefix.isEmpty()) {
             throw new IllegalArgumentException("idPrefix is empty; leave it out to match every id");
         }
+        scope = scope == null ? TopicScope.all() : scope;
+    }
+
+    /** Every filter, over every topic (an operator's query). */
+    public DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean replayed, int limit, String cursor,
+                           String host, Integer httpStatus, String idPrefix, String payloadField,
+                           String payloadValue, String group) {
+        this(topic, fromMs, toMs, replayed, limit, cursor, host, httpStatus, idPrefix, payloadField, payloadValue,
+                group, TopicScope.all());
     }
 
     /** The filters of the first releases: topic, time range, replayed. */
     public DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean replayed, int limit, String cursor) {
-        this(topic, fromMs, toMs, replayed, limit, cursor, null, null, null, null, null, null);
+        this(topic, fromMs, toMs, replayed, limit, cursor, null, null, null, null, null, null, TopicScope.all());
     }
 
     /** Every dead letter, first page. */
@@ -77,45 +91,69 @@ public record DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean repl
 
     public DeadLetterQuery withLimit(int newLimit) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, newLimit, cursor, host, httpStatus, idPrefix,
-                payloadField, payloadValue, group);
+                payloadField, payloadValue, group, scope);
     }
 
     public DeadLetterQuery withCursor(String newCursor) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, newCursor, host, httpStatus, idPrefix,
-                payloadField, payloadValue, group);
+                payloadField, payloadValue, group, scope);
     }
 
     public DeadLetterQuery withReplayed(Boolean newReplayed) {
         return new DeadLetterQuery(topic, fromMs, toMs, newReplayed, limit, cursor, host, httpStatus, idPrefix,
-                payloadField, payloadValue, group);
+                payloadField, payloadValue, group, scope);
     }
 
     public DeadLetterQuery withHost(String newHost) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, newHost, httpStatus, idPrefix,
-                payloadField, payloadValue, group);
+                payloadField, payloadValue, group, scope);
     }
 
     public DeadLetterQuery withHttpStatus(Integer status) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, host, status, idPrefix,
-                payloadField, payloadValue, group);
+                payloadField, payloadValue, group, scope);
     }
 
     public DeadLetterQuery withIdPrefix(String prefix) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, host, httpStatus, prefix,
-                payloadField, payloadValue, group);
+                payloadField, payloadValue, group, scope);
     }
 
     public DeadLetterQuery withPayload(String field, String value) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, host, httpStatus, idPrefix,
-                field, value, group);
+                field, value, group, scope);
     }
 
     public DeadLetterQuery withGroup(String signatureId) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, host, httpStatus, idPrefix,
-                payloadField, payloadValue, signatureId);
+                payloadField, payloadValue, signatureId, scope);
     }
 
-    /** Whether no filter narrows it: a purge of such a query would remove every dead letter. */
+    /** The same filters over the letters of {@code newScope} only ({@code null}: every topic). */
+    public DeadLetterQuery withScope(TopicScope newScope) {
+        return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, host, httpStatus, idPrefix,
+                payloadField, payloadValue, group, newScope);
+    }
+
+    /**
+     * What an archive must add to the other filters for the {@link #scope()}: {@code null} when nothing (an
+     * unrestricted scope, or a {@code topic} filter inside it, which is the narrower condition); {@link TopicScope#none()}
+     * when no letter can match (a {@code topic} outside it); else the scope, to be tested on the letters' topic.
+     */
+    public TopicScope scopeCondition() {
+        if (scope.unrestricted()) {
+            return null;
+        }
+        if (topic != null) {
+            return scope.matches(topic) ? null : TopicScope.none();
+        }
+        return scope;
+    }
+
+    /**
+     * Whether no filter narrows it: a purge of such a query would remove every dead letter of its {@link #scope()}
+     * (the scope is not a filter: it is who asks, not what they asked for).
+     */
     public boolean isUnfiltered() {
         return topic == null && fromMs == null && toMs == null && replayed == null && host == null
                 && httpStatus == null && idPrefix == null && payloadField == null && group == null;

@@ -17,6 +17,15 @@ import java.util.Optional;
  * Failures to reach the backend are {@link io.delayq.core.StoreException}s with
  * {@link io.delayq.core.StoreStatus#UNAVAILABLE}.
  *
+ * <p>Scopes. Every method taking a {@link DeadLetterQuery} — {@link #deadLetters}, {@link #countDeadLetters},
+ * {@link #failureGroups}, {@link #purgeDeadLetters(DeadLetterQuery)}, and through them the bulk replay — selects only
+ * letters of the query's {@link DeadLetterQuery#scope() scope}, as one more condition of the archive's own query on
+ * the letters' topic, served by its topic index (never by reading letters and dropping those outside it): a tenant's
+ * empty filter means its own topics, and a {@code topic} filter outside the scope matches nothing
+ * ({@link DeadLetterQuery#scopeCondition()} says what to add). The methods that name one letter or job
+ * ({@link #deadLetter(JobRef)}, {@link #purgeDeadLetters(JobRef)}, …) are not scoped: their caller checks that the
+ * topic is the asker's.
+ *
  * <p>Purges are final. Several archivers may hold the same outbox entry (one read it, another wrote and deleted it),
  * so an entry can be written again after its dead letter was purged. A purge therefore leaves a tombstone under the
  * letter's key, kept for a retention the archive documents, and {@link #write} does not bring back a dead letter

@@ -33,7 +33,8 @@ public final class Migrations {
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
 
     /** Every Mongo migration, in version order. Append; never edit one that has been released. */
-    public static final List<MongoMigration> MONGO = List.of(new V1ArchiveCollections(), new V2DeadLetterTombstones());
+    public static final List<MongoMigration> MONGO = List.of(new V1ArchiveCollections(), new V2DeadLetterTombstones(),
+            new V3OperatorLogTenants());
 
     private Migrations() {
     }

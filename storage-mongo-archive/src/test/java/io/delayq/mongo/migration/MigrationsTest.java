@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -57,14 +58,14 @@ class MigrationsTest {
         List<AppliedMigration> first = Migrations.apply(db);
         List<AppliedMigration> second = Migrations.apply(db);
 
-        assertThat(first).extracting(AppliedMigration::version).containsExactly(1, 2);
+        assertThat(first).extracting(AppliedMigration::version).containsExactly(1, 2, 3);
         assertThat(second).isEmpty();
-        assertThat(Migrations.applied(db)).extracting(AppliedMigration::version).containsExactly(1, 2);
+        assertThat(Migrations.applied(db)).extracting(AppliedMigration::version).containsExactly(1, 2, 3);
         assertThat(Migrations.applied(db)).allSatisfy(m -> {
-            assertThat(m.description()).contains("dead_letters");
+            assertThat(m.description()).containsAnyOf("dead_letters", "delayq_audit");
             assertThat(m.appliedAt()).isNotNull();
         });
-        assertThat(Migrations.latestVersion()).isEqualTo(2);
+        assertThat(Migrations.latestVersion()).isEqualTo(3);
     }
 
     @Test
@@ -87,8 +88,8 @@ class MigrationsTest {
         // As if the process died after applying V1 and V2 but before recording them.
         db.getCollection(Migrations.COLLECTION).deleteMany(new Document());
 
-        assertThat(Migrations.apply(db)).extracting(AppliedMigration::version).containsExactly(1, 2);
-        assertThat(Migrations.applied(db)).hasSize(2);
+        assertThat(Migrations.apply(db)).extracting(AppliedMigration::version).containsExactly(1, 2, 3);
+        assertThat(Migrations.applied(db)).hasSize(3);
     }
 
     @Test
@@ -104,7 +105,7 @@ class MigrationsTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(Migrations.applied(db)).extracting(AppliedMigration::version).containsExactly(1, 2);
+        assertThat(Migrations.applied(db)).extracting(AppliedMigration::version).containsExactly(1, 2, 3);
         assertThat(Migrations.apply(db)).isEmpty();
     }
 
@@ -123,6 +124,27 @@ class MigrationsTest {
         assertThat(ttl).isNotNull();
         assertThat(ttl.get("key", Document.class)).containsEntry("expireAt", 1);
         assertThat(((Number) ttl.get("expireAfterSeconds")).longValue()).isZero();
+    }
+
+    /** V3: a tenant's operations and audit entries, newest first, are a range of one index each. */
+    @Test
+    void theOperatorLogHasItsIndexesByTenant() {
+        MongoDatabase db = freshDatabase();
+        Migrations.apply(db);
+
+        assertThat(indexKey(db, V3OperatorLogTenants.OPERATIONS, V3OperatorLogTenants.OPERATIONS_INDEX))
+                .containsExactly(Map.entry("tenant", 1), Map.entry("createdAt", -1), Map.entry("_id", -1));
+        assertThat(indexKey(db, V3OperatorLogTenants.AUDIT, V3OperatorLogTenants.AUDIT_INDEX))
+                .containsExactly(Map.entry("tenant", 1), Map.entry("at", -1), Map.entry("_id", -1));
+    }
+
+    private static Document indexKey(MongoDatabase db, String collection, String name) {
+        for (Document index : db.getCollection(collection).listIndexes()) {
+            if (name.equals(index.getString("name"))) {
+                return index.get("key", Document.class);
+            }
+        }
+        throw new AssertionError("no index " + name + " on " + collection);
     }
 
     private static Set<String> indexNames(MongoDatabase db, String collection) {

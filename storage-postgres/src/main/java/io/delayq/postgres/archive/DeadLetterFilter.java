@@ -3,6 +3,7 @@ package io.delayq.postgres.archive;
 import io.delayq.core.JobRef;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.TopicScope;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -11,13 +12,15 @@ import java.util.Map;
  * The {@code WHERE} conditions of a dead-letter listing or purge ({@code <filter>} in {@code dead_letters.sql} and
  * {@code purge.sql}), and their binds. Only the filters a query sets are in the SQL, so each combination is its own
  * statement and the planner picks the index made for it (V3) instead of a generic plan over "{@code :x IS NULL OR …}".
- * The SQL is made of fixed fragments only; every value is a bind.
+ * The SQL is made of fixed fragments only; every value is a bind. A {@link DeadLetterQuery#scope() scope} is one
+ * fragment per exact-names list and per prefix ({@link #scope}), so scopes of the same shape share a statement.
  *
  * @param conditions {@code AND …} fragments, or empty
  * @param binds      the value of each bind the conditions name ({@code topic}, {@code id}, {@code fromMs},
  *                   {@code toMs}, {@code replayed}, {@code host}, {@code httpStatus}, {@code idFrom}, {@code idTo},
  *                   {@code idPrefix}, {@code payloadText}, {@code payloadLiteral}, {@code group},
- *                   {@code afterDeadAtMs}, {@code afterKey})
+ *                   {@code afterDeadAtMs}, {@code afterKey}; a scope's {@code scopeTopics},
+ *                   {@code scopeFrom<n>}, {@code scopeTo<n>}, {@code scopePrefix<n>})
  */
 record DeadLetterFilter(String conditions, Map<String, Object> binds) {
     /**
@@ -53,6 +56,10 @@ record DeadLetterFilter(String conditions, Map<String, Object> binds) {
         if (query.topic() != null) {
             sql.append(" AND topic = :topic");
             binds.put("topic", query.topic());
+        }
+        TopicScope scope = query.scopeCondition();
+        if (scope != null) {
+            scope(scope, sql, binds);
         }
         if (query.fromMs() != null) {
             sql.append(" AND dead_at >= delayq_ts(:fromMs)");
@@ -102,6 +109,40 @@ record DeadLetterFilter(String conditions, Map<String, Object> binds) {
     }
 
     /**
+     * The letters of the scope's topics: {@code topic = ANY(exact names)} or, for each prefix, the topics in
+     * {@code (prefix, successor(prefix))} — on the "C"-collated topic column that range is exactly the topics that
+     * start with the prefix and go on (not the prefix itself), and a range of every index led by the topic, with no
+     * LIKE pattern whose {@code _} or {@code %} would need escaping. An empty scope (a topic filter outside it) is
+     * {@code FALSE}: the planner answers it without reading a row.
+     */
+    private static void scope(TopicScope scope, StringBuilder sql, Map<String, Object> binds) {
+        if (scope.isEmpty()) {
+            sql.append(" AND FALSE");
+            return;
+        }
+        StringBuilder any = new StringBuilder();
+        if (!scope.topics().isEmpty()) {
+            any.append("topic = ANY(CAST(:scopeTopics AS text[]))");
+            binds.put("scopeTopics", scope.topics().toArray(String[]::new));
+        }
+        int n = 0;
+        for (String prefix : scope.prefixes()) {
+            String end = TopicScope.successor(prefix);
+            any.append(any.isEmpty() ? "" : " OR ").append("(topic > :scopeFrom").append(n);
+            binds.put("scopeFrom" + n, prefix);
+            if (end != null) {
+                any.append(" AND topic < :scopeTo").append(n).append(")");
+                binds.put("scopeTo" + n, end);
+            } else { // only the last code point there is: no string of this length comes after it
+                any.append(" AND starts_with(topic, :scopePrefix").append(n).append("))");
+                binds.put("scopePrefix" + n, prefix);
+            }
+            n++;
+        }
+        sql.append(" AND (").append(any).append(")");
+    }
+
+    /**
      * Ids starting with the prefix, as a range of the "C"-collated id column (byte order of UTF-8, which is code point
      * order): from the prefix itself to the next string of its length, so that an index serves it and no character of
      * the prefix means anything but itself (as it would in LIKE).
@@ -121,17 +162,7 @@ record DeadLetterFilter(String conditions, Map<String, Object> binds) {
 
     /** The least string of the prefix's length greater than it, or null when there is none. */
     static String successor(String prefix) {
-        int[] points = prefix.codePoints().toArray();
-        for (int i = points.length - 1; i >= 0; i--) {
-            int next = points[i] + 1;
-            if (next == Character.MIN_SURROGATE) {
-                next = Character.MAX_SURROGATE + 1; // surrogates are no characters of their own
-            }
-            if (next <= Character.MAX_CODE_POINT) {
-                return new String(points, 0, i) + Character.toString(next);
-            }
-        }
-        return null;
+        return TopicScope.successor(prefix);
     }
 
     static long clamp(long ms) {

@@ -21,30 +21,36 @@ interface OperatorLogStatements {
               @Bind("state") String state, @Bind("total") long total, @Bind("done") long done,
               @Bind("failed") long failed, @Bind("startedBy") String startedBy, @Bind("createdAt") long createdAt,
               @Bind("updatedAt") long updatedAt, @Bind("cancelRequested") boolean cancelRequested,
-              @Bind("lastError") String lastError, @Bind("retentionMs") long retentionMs);
+              @Bind("lastError") String lastError, @Bind("tenant") String tenant,
+              @Bind("retentionMs") long retentionMs);
 
     @SqlQuery("report_progress")
     Optional<BulkOperation> reportProgress(@Bind("id") String id, @Bind("done") long done, @Bind("failed") long failed,
                                    @Bind("lastError") String lastError, @Bind("updatedAt") long updatedAt,
                                    @Bind("state") String state, @Bind("retentionMs") long retentionMs);
 
+    /** {@code tenant} null: an operator's cancel, of anyone's operation. */
     @SqlQuery("request_cancel")
-    Optional<BulkOperation> requestCancel(@Bind("id") String id);
+    Optional<BulkOperation> requestCancel(@Bind("id") String id, @Bind("tenant") String tenant);
 
+    /** {@code tenant} null: an operator's read, of anyone's operation. */
     @SqlQuery("operation")
-    Optional<BulkOperation> operation(@Bind("id") String id);
+    Optional<BulkOperation> operation(@Bind("id") String id, @Bind("tenant") String tenant);
 
     @SqlQuery("operations")
     List<BulkOperation> operations(@Bind("limit") int limit);
 
+    @SqlQuery("operations_of_tenant")
+    List<BulkOperation> operationsOfTenant(@Bind("tenant") String tenant, @Bind("limit") int limit);
+
     @SqlUpdate("audit")
     void audit(@Bind("id") String id, @Bind("at") long at, @Bind("actor") String actor,
                @Bind("action") String action, @Bind("target") String target, @Bind("count") long count,
-               @Bind("detail") String detail, @Bind("retentionMs") long retentionMs);
+               @Bind("detail") String detail, @Bind("tenant") String tenant, @Bind("retentionMs") long retentionMs);
 
-    /** Epoch ms of the entry, empty when there is none of that id. */
+    /** Epoch ms of the entry, empty when there is none of that id, or it is not the tenant's (null: anyone's). */
     @SqlQuery("audit_at")
-    Optional<Long> auditAt(@Bind("id") String id);
+    Optional<Long> auditAt(@Bind("id") String id, @Bind("tenant") String tenant);
 
     @SqlQuery("audit_log")
     List<AuditEntry> auditLog(@Bind("limit") int limit);
@@ -52,6 +58,13 @@ interface OperatorLogStatements {
     @SqlQuery("audit_log_before")
     List<AuditEntry> auditLogBefore(@Bind("beforeAtMs") long beforeAtMs, @Bind("beforeId") String beforeId,
                                     @Bind("limit") int limit);
+
+    @SqlQuery("audit_log_of_tenant")
+    List<AuditEntry> auditLogOfTenant(@Bind("tenant") String tenant, @Bind("limit") int limit);
+
+    @SqlQuery("audit_log_of_tenant_before")
+    List<AuditEntry> auditLogOfTenantBefore(@Bind("tenant") String tenant, @Bind("beforeAtMs") long beforeAtMs,
+                                            @Bind("beforeId") String beforeId, @Bind("limit") int limit);
 
     /** How many rows were dropped; {@code nowMs} null = the database's now. */
     @SqlUpdate("reap_operations")

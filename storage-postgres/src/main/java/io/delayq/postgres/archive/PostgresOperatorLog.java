@@ -23,6 +23,10 @@ import java.util.function.IntSupplier;
  * instance survives it and is in the row it returns. Each row carries {@code expire_at} (its last change plus the
  * retention: {@link #MIN_RETENTION}, or the archive's tombstone retention when longer); the archive's reaper thread
  * also runs this log's reaper, which drops rows past it in batches.
+ *
+ * <p>A tenant's reads are statements of their own ({@code operations_of_tenant}, {@code audit_log_of_tenant…}), ranges
+ * of V16's indexes led by the tenant, rather than one statement with "{@code :tenant IS NULL OR …}" whose generic plan
+ * could serve only one of the two; reads by id add the tenant to the primary key's probe.
  */
 final class PostgresOperatorLog implements OperatorLog {
     /** Operations and audit entries are kept at least this long (OperatorLog's promise). */
@@ -44,10 +48,11 @@ final class PostgresOperatorLog implements OperatorLog {
                 BulkOperation.Kind.valueOf(rs.getString("kind")), rs.getString("filter"),
                 BulkOperation.State.valueOf(rs.getString("state")), rs.getLong("total"), rs.getLong("done"),
                 rs.getLong("failed"), rs.getString("started_by"), rs.getLong("created_at_ms"),
-                rs.getLong("updated_at_ms"), rs.getBoolean("cancel_requested"), rs.getString("last_error")));
+                rs.getLong("updated_at_ms"), rs.getBoolean("cancel_requested"), rs.getString("last_error"),
+                rs.getString("tenant")));
         jdbi.registerRowMapper(AuditEntry.class, (rs, ctx) -> new AuditEntry(rs.getString("id"), rs.getLong("at_ms"),
                 rs.getString("actor"), rs.getString("action"), rs.getString("target"), rs.getLong("count"),
-                rs.getString("detail")));
+                rs.getString("detail"), rs.getString("tenant")));
         this.statements = jdbi.onDemand(OperatorLogStatements.class);
         this.retentionMs = Math.max(MIN_RETENTION.toMillis(), options.tombstoneRetention().toMillis());
         this.reaperBatch = options.reaperBatch();
@@ -60,7 +65,7 @@ final class PostgresOperatorLog implements OperatorLog {
         ArchiveCalls.call("save bulk operation " + op.id(), () -> {
             statements.saveOperation(op.id(), op.kind().name(), op.filter(), op.state().name(), op.total(), op.done(),
                     op.failed(), op.startedBy(), op.createdAt(), op.updatedAt(), op.cancelRequested(), op.lastError(),
-                    retentionMs);
+                    op.tenant(), retentionMs);
             return null;
         });
     }
@@ -73,39 +78,44 @@ final class PostgresOperatorLog implements OperatorLog {
     }
 
     @Override
-    public Optional<BulkOperation> requestCancel(String id) {
-        return ArchiveCalls.call("cancel bulk operation " + id, () -> statements.requestCancel(id));
+    public Optional<BulkOperation> requestCancel(String id, String tenant) {
+        return ArchiveCalls.call("cancel bulk operation " + id, () -> statements.requestCancel(id, tenant));
     }
 
     @Override
-    public Optional<BulkOperation> operation(String id) {
-        return ArchiveCalls.call("read bulk operation " + id, () -> statements.operation(id));
+    public Optional<BulkOperation> operation(String id, String tenant) {
+        return ArchiveCalls.call("read bulk operation " + id, () -> statements.operation(id, tenant));
     }
 
     @Override
-    public List<BulkOperation> operations(int limit) {
+    public List<BulkOperation> operations(int limit, String tenant) {
         checkLimit(limit);
-        return ArchiveCalls.call("list bulk operations", () -> statements.operations(limit));
+        return ArchiveCalls.call("list bulk operations", () -> tenant == null ? statements.operations(limit)
+                : statements.operationsOfTenant(tenant, limit));
     }
 
     @Override
     public void audit(AuditEntry e) {
         ArchiveCalls.call("append to the audit log", () -> {
-            statements.audit(e.id(), e.at(), e.actor(), e.action(), e.target(), e.count(), e.detail(), retentionMs);
+            statements.audit(e.id(), e.at(), e.actor(), e.action(), e.target(), e.count(), e.detail(), e.tenant(),
+                    retentionMs);
             return null;
         });
     }
 
     @Override
-    public List<AuditEntry> auditLog(int limit, String beforeId) {
+    public List<AuditEntry> auditLog(int limit, String beforeId, String tenant) {
         checkLimit(limit);
         if (beforeId == null) {
-            return ArchiveCalls.call("read the audit log", () -> statements.auditLog(limit));
+            return ArchiveCalls.call("read the audit log", () -> tenant == null ? statements.auditLog(limit)
+                    : statements.auditLogOfTenant(tenant, limit));
         }
-        long beforeAt = ArchiveCalls.call("read the audit log", () -> statements.auditAt(beforeId)).orElseThrow(() ->
+        long beforeAt = ArchiveCalls.call("read the audit log", () -> statements.auditAt(beforeId, tenant)).orElseThrow(() ->
                 new IllegalArgumentException("there is no audit entry " + beforeId + " to page from (it may have"
                         + " expired); start again from the newest entries"));
-        return ArchiveCalls.call("read the audit log", () -> statements.auditLogBefore(beforeAt, beforeId, limit));
+        return ArchiveCalls.call("read the audit log", () -> tenant == null
+                ? statements.auditLogBefore(beforeAt, beforeId, limit)
+                : statements.auditLogOfTenantBefore(tenant, beforeAt, beforeId, limit));
     }
 
     // ---------------------------------------------------------------- reaper

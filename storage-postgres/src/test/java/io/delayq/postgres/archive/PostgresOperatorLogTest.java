@@ -35,7 +35,8 @@ class PostgresOperatorLogTest {
             Map.entry("id", "'x'"), Map.entry("limit", "50"), Map.entry("beforeAtMs", "5000"),
             Map.entry("beforeId", "'x'"), Map.entry("nowMs", "NULL"), Map.entry("batch", "1000"),
             Map.entry("done", "1"), Map.entry("failed", "0"), Map.entry("lastError", "NULL"),
-            Map.entry("updatedAt", "5000"), Map.entry("state", "'RUNNING'"), Map.entry("retentionMs", "1000"));
+            Map.entry("updatedAt", "5000"), Map.entry("state", "'RUNNING'"), Map.entry("retentionMs", "1000"),
+            Map.entry("tenant", "'acme'"));
 
     @Test
     void theArchivesReaperDropsExpiredOperationsAndAuditEntries() {
@@ -93,9 +94,13 @@ class PostgresOperatorLogTest {
             long now = System.currentTimeMillis();
             for (int i = 0; i < 200; i++) {
                 String id = UUID.randomUUID().toString();
-                archive.operatorLog().save(operation(id, now - i * 1_000L));
+                String tenant = i % 4 == 0 ? "acme" : i % 4 == 1 ? "shop" : null; // V16's partial indexes hold half
+                BulkOperation op = operation(id, now - i * 1_000L);
+                archive.operatorLog().save(new BulkOperation(op.id(), op.kind(), op.filter(), op.state(), op.total(),
+                        op.done(), op.failed(), op.startedBy(), op.createdAt(), op.updatedAt(), op.cancelRequested(),
+                        op.lastError(), tenant));
                 archive.operatorLog().audit(new AuditEntry(id, now - i * 1_000L, "alice", "job.cancel", "t/" + i, 1,
-                        null));
+                        null, tenant));
             }
         }
         try (Connection c = connect(); Statement s = c.createStatement()) {
@@ -111,6 +116,17 @@ class PostgresOperatorLogTest {
             assertThat(before).contains("Index Scan using delayq_audit_newest").doesNotContain("Sort");
             assertThat(before.lines().filter(l -> l.contains("Index Cond")).collect(Collectors.joining()))
                     .as("a range of the index, not a filter over it").contains("ROW(at, id) <");
+            // a tenant's (V16): ranges of the indexes led by the tenant, in the same order
+            assertThat(plan(s, "operations_of_tenant")).contains("Index Scan using delayq_operations_tenant")
+                    .doesNotContain("Sort");
+            assertThat(plan(s, "audit_log_of_tenant")).contains("Index Scan using delayq_audit_tenant")
+                    .doesNotContain("Sort");
+            // a page from within the data: below a point before every row the newest-first index ends at once too
+            String tenantBefore = plan(s, "audit_log_of_tenant_before",
+                    Map.of("beforeAtMs", String.valueOf(System.currentTimeMillis() - 100_000)));
+            assertThat(tenantBefore).contains("Index Scan using delayq_audit_tenant").doesNotContain("Sort");
+            assertThat(tenantBefore.lines().filter(l -> l.contains("Index Cond")).collect(Collectors.joining()))
+                    .as("the tenant and the page are a range of the index").contains("tenant =", "ROW(at, id) <");
             assertThat(plan(s, "audit_at")).contains("delayq_audit_pkey");
             assertThat(plan(s, "operation")).contains("delayq_operations_pkey");
             assertThat(plan(s, "report_progress")).contains("delayq_operations_pkey");
@@ -148,8 +164,12 @@ class PostgresOperatorLogTest {
         return DriverManager.getConnection(TestPostgres.sharedJdbcUrl(), TestPostgres.user(), TestPostgres.password());
     }
 
-    /** EXPLAIN of the statement's file without its comments, binds replaced by literals. */
     private static String plan(Statement s, String name) throws IOException, SQLException {
+        return plan(s, name, Map.of());
+    }
+
+    /** EXPLAIN of the statement's file without its comments, binds replaced by literals ({@code values} first). */
+    private static String plan(Statement s, String name, Map<String, String> values) throws IOException, SQLException {
         String resource = "io/delayq/postgres/archive/sql/" + name + ".sql";
         String sql;
         try (InputStream in = PostgresOperatorLogTest.class.getClassLoader().getResourceAsStream(resource)) {
@@ -160,7 +180,7 @@ class PostgresOperatorLogTest {
         Matcher m = BIND.matcher(sql);
         StringBuilder literal = new StringBuilder();
         while (m.find()) {
-            String value = VALUES.get(m.group(1));
+            String value = values.getOrDefault(m.group(1), VALUES.get(m.group(1)));
             assertThat(value).as("a value for :%s", m.group(1)).isNotNull();
             m.appendReplacement(literal, Matcher.quoteReplacement(value));
         }

@@ -9,4 +9,4 @@ SET done = :done, failed = :failed, last_error = :lastError::text, updated_at = 
     state = CASE WHEN :state::text = 'RUNNING' THEN state ELSE :state::text END
 WHERE id = :id
 RETURNING id, kind, filter, state, total, done, failed, started_by, delayq_ms(created_at) AS created_at_ms,
-          delayq_ms(updated_at) AS updated_at_ms, cancel_requested, last_error
+          delayq_ms(updated_at) AS updated_at_ms, cancel_requested, last_error, tenant, tenant
