@@ -2,12 +2,16 @@ package io.delayq.core;
 
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadLetterCursor;
+import io.delayq.core.archive.BulkReplayResult;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureGroup;
 import io.delayq.core.archive.FailureSignature;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
+import io.delayq.core.archive.TopicScope;
+import io.delayq.core.tenant.TopicPattern;
 import io.delayq.core.testing.StoreFixtures;
 import io.dropwizard.util.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -77,6 +83,12 @@ public abstract class JobArchiveContract {
      * {@link StoreStatus#UNAVAILABLE}.
      */
     protected abstract JobArchive newUnreachableArchive();
+
+    /**
+     * A job store on a real backend (the one the module's other tests use), for the replays a bulk replay schedules;
+     * closed after the test. Jobs go to topics of their own (those of the test's dead letters).
+     */
+    protected abstract JobStore newStore();
 
     protected JobArchive archive;
     protected String topic;
@@ -1034,6 +1046,194 @@ public abstract class JobArchiveContract {
         return archive.deadLetter(new JobRef(topic, id)).orElseThrow().key();
     }
 
+    // ------------------------------------------------------------------ tenant scopes
+
+    /**
+     * Dead letters of two tenants' topics, operators' topics, and look-alikes a careless prefix test would take for
+     * a tenant's: {@code billing} and {@code billing.} (the prefix without, and with nothing after, its dot),
+     * {@code billingx.y} (the dot read as any character), {@code aXb-c.x} ({@code _} read as LIKE's any character),
+     * {@code invoices.x} (an exact name read as a prefix). Every topic starts with the test's own {@link #topic}, so
+     * no other test's letters are in these scopes. Letters of different topics share {@code deadAt}s, so that the
+     * listing's order and its cursors rest on the key too.
+     */
+    private final class Tenants {
+        final String billing = topic + ".billing.";
+        final TopicScope acme = TopicScope.of("acme-" + topic, List.of(TopicPattern.of(billing + "*"),
+                TopicPattern.of(topic + ".invoices"), TopicPattern.of(topic + ".a_b-c.*")));
+        final TopicScope shop = TopicScope.of("shop-" + topic, List.of(TopicPattern.of(topic + ".shop.*")));
+        final List<String> acmeTopics = List.of(billing + "x", billing + "eu.x", topic + ".invoices",
+                topic + ".a_b-c.x");
+        final List<String> shopTopics = List.of(topic + ".shop.a", topic + ".shop.b");
+        final List<String> operatorTopics = List.of(topic + ".ops", topic + ".billing", billing,
+                topic + ".billingx.y", topic + ".aXb-c.x", topic + ".a_b-cx.y", topic + ".invoices.x",
+                topic + ".billing-x");
+        /** Every letter written, by topic, each topic's newest first. */
+        final Map<String, List<Job>> letters = new LinkedHashMap<>();
+
+        Tenants write() {
+            List<Job> all = new ArrayList<>();
+            int n = 0;
+            for (String t : concat(acmeTopics, shopTopics, operatorTopics)) {
+                List<Job> jobs = new ArrayList<>();
+                for (int i = 2; i >= 0; i--) {
+                    jobs.add(failedJob(t, "j" + i, 1_000 + i, 50_000 + i * 1_000 + (n % 2) * 500,
+                            i == 1 ? HOOK_B : HOOK_A, 503, "HTTP 503 from callback", "{}"));
+                }
+                n++;
+                letters.put(t, jobs);
+                all.addAll(jobs);
+            }
+            archive.write(entries(all.toArray(Job[]::new)));
+            return this;
+        }
+
+        /** The keys of the letters of these topics, in the listing's order. */
+        List<String> keysOf(List<String> topics) {
+            return topics.stream().flatMap(t -> letters.get(t).stream())
+                    .sorted(Comparator.comparingLong((Job j) -> j.finishedAt())
+                            .thenComparing(DeadLetter::keyOf).reversed()) // ASCII keys: Java's order is the archives'
+                    .map(DeadLetter::keyOf).toList();
+        }
+    }
+
+    @Test
+    void aScopedListingCountAndGroupsSeeOnlyTheScopesLetters() {
+        Tenants t = new Tenants().write();
+        DeadLetterQuery acme = DeadLetterQuery.all().withScope(t.acme);
+        DeadLetterQuery shop = DeadLetterQuery.all().withScope(t.shop);
+
+        assertThat(keys(archive.deadLetters(acme))).containsExactlyElementsOf(t.keysOf(t.acmeTopics));
+        assertThat(keys(archive.deadLetters(shop))).containsExactlyElementsOf(t.keysOf(t.shopTopics));
+        assertThat(archive.countDeadLetters(acme)).isEqualTo(12);
+        assertThat(archive.countDeadLetters(shop)).isEqualTo(6);
+        List<FailureGroup> groups = archive.failureGroups(acme, 10, 100_000);
+        assertThat(groups).extracting(FailureGroup::count).containsExactly(8L, 4L);
+        assertThat(groups).allSatisfy(g -> assertThat(t.acme.matches(g.example().job().topic())).isTrue());
+        assertThat(archive.failureGroups(shop, 10, 100_000)).extracting(FailureGroup::count).containsExactly(4L, 2L);
+
+        // the other filters narrow within the scope, never past it
+        assertThat(keys(archive.deadLetters(acme.withIdPrefix("j1"))))
+                .containsExactlyElementsOf(t.keysOf(t.acmeTopics).stream().filter(k -> k.contains("/j1/")).toList());
+        assertThat(archive.countDeadLetters(acme.withHost("api.example.com:8443"))).isEqualTo(4);
+        assertThat(archive.countDeadLetters(acme.withReplayed(false).withHttpStatus(503))).isEqualTo(12);
+        assertThat(keys(archive.deadLetters(new DeadLetterQuery(null, 51_000L, 52_000L, null, 50, null, null, null,
+                null, null, null, null, t.shop)))).containsExactlyElementsOf(t.keysOf(t.shopTopics).stream()
+                .filter(k -> k.contains("/j1/")).toList());
+        // the scope of all is every topic, as before scopes
+        assertThat(archive.countDeadLetters(DeadLetterQuery.topic(topic + ".ops").withScope(TopicScope.all())))
+                .isEqualTo(3);
+    }
+
+    @Test
+    void aTopicFilterOutsideTheScopeMatchesNothing() {
+        Tenants t = new Tenants().write();
+        for (String outside : concat(t.shopTopics, t.operatorTopics)) {
+            DeadLetterQuery query = DeadLetterQuery.topic(outside).withScope(t.acme);
+            assertThat(archive.deadLetters(query).items()).as(outside).isEmpty();
+            assertThat(archive.deadLetters(query).hasNext()).isFalse();
+            assertThat(archive.countDeadLetters(query)).as(outside).isZero();
+            assertThat(archive.failureGroups(query, 10, 100_000)).as(outside).isEmpty();
+            assertThat(archive.purgeDeadLetters(query)).as(outside).isZero();
+            assertThat(archive.countDeadLetters(DeadLetterQuery.topic(outside))).as("still there").isEqualTo(3);
+        }
+        String inside = t.billing + "eu.x";
+        assertThat(keys(archive.deadLetters(DeadLetterQuery.topic(inside).withScope(t.acme))))
+                .containsExactlyElementsOf(t.keysOf(List.of(inside)));
+        assertThat(archive.countDeadLetters(DeadLetterQuery.topic(inside).withScope(t.acme))).isEqualTo(3);
+    }
+
+    /**
+     * {@code billing.} matches {@code billing.x}, not {@code billing}, {@code billing.} nor {@code billingx.y};
+     * {@code a_b-c.} matches itself literally, not {@code aXb-c.x} nor {@code a_b-cx.y}; an exact name is not a prefix.
+     */
+    @Test
+    void aScopesPrefixesMatchLiterallyAndOnlyTopicsThatGoOn() {
+        Tenants t = new Tenants().write();
+        for (String lookalike : t.operatorTopics) {
+            assertThat(t.acme.matches(lookalike)).as(lookalike).isFalse();
+        }
+        TopicScope prefixOnly = TopicScope.of(null, List.of(TopicPattern.of(topic + ".a_b-c.*")));
+        assertThat(keys(archive.deadLetters(DeadLetterQuery.all().withScope(prefixOnly))))
+                .containsExactlyElementsOf(t.keysOf(List.of(topic + ".a_b-c.x")));
+        TopicScope exactOnly = TopicScope.of(null, List.of(TopicPattern.of(topic + ".invoices")));
+        assertThat(keys(archive.deadLetters(DeadLetterQuery.all().withScope(exactOnly))))
+                .containsExactlyElementsOf(t.keysOf(List.of(topic + ".invoices")));
+        TopicScope billingOnly = TopicScope.of(null, List.of(TopicPattern.of(t.billing + "*")));
+        assertThat(archive.countDeadLetters(DeadLetterQuery.all().withScope(billingOnly))).isEqualTo(6);
+        assertThat(archive.countDeadLetters(DeadLetterQuery.all().withScope(TopicScope.none()))).isZero();
+        assertThat(archive.deadLetters(DeadLetterQuery.all().withScope(TopicScope.none())).items()).isEmpty();
+    }
+
+    @Test
+    void pagesOfAScopedListingNeitherRepeatNorSkip() {
+        Tenants t = new Tenants().write();
+        DeadLetterQuery acme = DeadLetterQuery.all().withScope(t.acme);
+        for (int limit = 1; limit <= 5; limit++) {
+            assertThat(walk(acme.withLimit(limit))).as("pages of %d", limit)
+                    .containsExactlyElementsOf(ids(archive.deadLetters(acme)));
+            List<String> walkedKeys = new ArrayList<>();
+            Page<DeadLetter> page = archive.deadLetters(acme.withLimit(limit));
+            walkedKeys.addAll(keys(page));
+            while (page.hasNext()) {
+                page = archive.deadLetters(acme.withLimit(limit).withCursor(page.nextCursor()));
+                walkedKeys.addAll(keys(page));
+            }
+            assertThat(walkedKeys).as("pages of %d", limit).containsExactlyElementsOf(t.keysOf(t.acmeTopics));
+        }
+    }
+
+    /** An empty filter purges every letter of the scope, and nothing of any other topic. */
+    @Test
+    void aScopedPurgeWithAnEmptyFilterPurgesOnlyTheScopesLetters() {
+        Tenants t = new Tenants().write();
+        DeadLetterQuery acme = DeadLetterQuery.all().withScope(t.acme);
+
+        assertThat(archive.purgeDeadLetters(acme.withIdPrefix("j2"))).isEqualTo(4);
+        assertThat(archive.purgeDeadLetters(acme)).isEqualTo(8);
+
+        assertThat(archive.countDeadLetters(acme)).isZero();
+        for (String other : concat(t.shopTopics, t.operatorTopics)) {
+            assertThat(keys(archive.deadLetters(DeadLetterQuery.topic(other))))
+                    .as(other).containsExactlyElementsOf(t.keysOf(List.of(other)));
+        }
+        assertThat(archive.countDeadLetters(DeadLetterQuery.all().withScope(t.shop))).isEqualTo(6);
+    }
+
+    /** The bulk replay pages through the scoped listing: it replays the scope's letters and no others. */
+    @Test
+    void aScopedBulkReplayReplaysOnlyTheScopesLetters() {
+        Tenants t = new Tenants().write();
+        try (JobStore store = newStore()) {
+            var replayer = new DeadLetterReplayer(store, archive);
+
+            BulkReplayResult result = replayer.replayAll(DeadLetterQuery.all().withScope(t.shop).withLimit(1), null,
+                    false, 100);
+            assertThat(result.letters()).extracting(BulkReplayResult.LetterOutcome::key)
+                    .containsExactlyElementsOf(t.keysOf(t.shopTopics));
+            assertThat(result.more()).isFalse();
+            BulkReplayResult outside = replayer.replayAll(DeadLetterQuery.topic(topic + ".ops").withScope(t.shop),
+                    null, true, 100);
+            assertThat(outside.letters()).isEmpty();
+
+            for (String other : concat(t.acmeTopics, t.operatorTopics)) {
+                assertThat(archive.deadLetters(DeadLetterQuery.topic(other)).items()).as(other)
+                        .extracting(DeadLetter::replayCount).containsOnly(0);
+                assertThat(store.find(new JobRef(other, DeadLetterReplayer.replayId("j0", 1_000, 1)))).isEmpty();
+            }
+            assertThat(archive.deadLetters(DeadLetterQuery.all().withScope(t.shop)).items())
+                    .extracting(DeadLetter::replayCount).containsOnly(1);
+        }
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... lists) {
+        return java.util.Arrays.stream(lists).flatMap(List::stream).toList();
+    }
+
+    private static List<String> keys(Page<DeadLetter> page) {
+        return page.items().stream().map(DeadLetter::key).toList();
+    }
+
     // ------------------------------------------------------------------ unavailable backend
 
     /**
@@ -1065,7 +1265,9 @@ public abstract class JobArchiveContract {
                     () -> a.purgeDeadLetters(job.ref()),
                     () -> a.purgeDeadLetters(DeadLetterQuery.topic(topic)),
                     () -> a.countDeadLetters(DeadLetterQuery.topic(topic).withHost("api.example.com")),
-                    () -> a.failureGroups(DeadLetterQuery.topic(topic), 10, 5_000));
+                    () -> a.failureGroups(DeadLetterQuery.topic(topic), 10, 5_000),
+                    () -> a.deadLetters(DeadLetterQuery.all().withScope(TopicScope.of(null,
+                            List.of(TopicPattern.of(topic + ".*"), TopicPattern.of(topic))))));
             for (Runnable call : calls) {
                 assertThatThrownBy(call::run).isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.status()).isEqualTo(StoreStatus.UNAVAILABLE);

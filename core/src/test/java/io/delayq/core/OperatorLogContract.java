@@ -88,7 +88,7 @@ public abstract class OperatorLogContract {
                 State.FAILED, 1_234_567_890_123L, 1_000_000_007L, 42, "alice@ops", base - 5_000, base, true,
                 "store unavailable: \"connection refused\" — ünïcödé");
         BulkOperation replay = new BulkOperation(newId(), Kind.REPLAY, "", State.RUNNING, 0, 0, 0, "bob", base,
-                base, false, null);
+                base, false, null, "acme-" + newId());
 
         log.save(purge);
         log.save(replay);
@@ -236,7 +236,7 @@ public abstract class OperatorLogContract {
         AuditEntry settings = new AuditEntry(newId(), base + 1, "alice", "topic.settings", "orders", 0,
                 "maxAttempts 5 → 8, \"quoted\"");
         AuditEntry purge = new AuditEntry(newId(), base + 2, "bob@ops", "dead-letters.purge",
-                "topic=orders&status=503", 1_234_567_890_123L, null);
+                "topic=orders&status=503", 1_234_567_890_123L, null, "acme-" + newId());
         log.audit(settings);
         log.audit(purge);
 
@@ -275,6 +275,100 @@ public abstract class OperatorLogContract {
     void aPageBeforeAnUnknownEntryIsRefused() {
         assertThatThrownBy(() -> log.auditLog(10, "no-such-entry-" + newId()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no-such-entry-");
+    }
+
+    // ------------------------------------------------------------------ tenants
+
+    /**
+     * Operations of two tenants and of operators: each tenant lists, reads and cancels its own only; operators all of
+     * them. Tenants are named for the test, so that no other test's records are theirs.
+     */
+    @Test
+    void aTenantListsReadsAndCancelsOnlyItsOwnOperations() {
+        String acme = "acme-" + newId();
+        String shop = "shop-" + newId();
+        BulkOperation acme1 = ofTenant(running(base + 1), acme);
+        BulkOperation shop1 = ofTenant(running(base + 2), shop);
+        BulkOperation operators = running(base + 3);
+        BulkOperation acme2 = ofTenant(running(base + 4), acme);
+        for (BulkOperation op : List.of(acme1, shop1, operators, acme2)) {
+            log.save(op);
+        }
+
+        assertThat(log.operations(10, acme)).containsExactly(acme2, acme1);
+        assertThat(log.operations(1, acme)).containsExactly(acme2);
+        assertThat(log.operations(10, shop)).containsExactly(shop1);
+        assertThat(log.operations(10, "nobody-" + newId())).isEmpty();
+        assertThat(log.operations(4, null)).containsExactly(acme2, operators, shop1, acme1);
+        assertThat(log.operations(4)).as("an operator's list").containsExactly(acme2, operators, shop1, acme1);
+
+        assertThat(log.operation(acme1.id(), acme)).contains(acme1);
+        assertThat(log.operation(acme1.id(), shop)).as("another tenant's is unknown").isEmpty();
+        assertThat(log.operation(operators.id(), acme)).as("operators' is unknown to a tenant").isEmpty();
+        assertThat(log.operation(shop1.id(), null)).contains(shop1);
+        assertThat(secondInstance().operation(acme2.id())).as("every field, the tenant too").contains(acme2);
+
+        assertThat(log.requestCancel(shop1.id(), acme)).as("another tenant's").isEmpty();
+        assertThat(log.operation(shop1.id()).orElseThrow().cancelRequested()).as("left alone").isFalse();
+        assertThat(log.requestCancel(operators.id(), acme)).isEmpty();
+        assertThat(log.requestCancel(shop1.id(), shop)).hasValueSatisfying(op -> {
+            assertThat(op.cancelRequested()).isTrue();
+            assertThat(op.tenant()).isEqualTo(shop);
+        });
+        assertThat(log.requestCancel(acme1.id(), null)).as("an operator cancels anyone's")
+                .hasValueSatisfying(op -> assertThat(op.cancelRequested()).isTrue());
+        assertThat(log.report(acme2.progressed(3, 1, "x", base + 5))).as("a report keeps the tenant")
+                .hasValueSatisfying(op -> assertThat(op.tenant()).isEqualTo(acme));
+    }
+
+    /**
+     * Audit entries of two tenants and of operators, sharing times: a tenant's log holds its own entries only, and
+     * walking it by pages neither repeats nor skips one; a page cannot start from another tenant's entry.
+     */
+    @Test
+    void aTenantsAuditLogHoldsOnlyItsOwnEntriesPageAfterPage() {
+        String acme = "acme-" + newId();
+        String shop = "shop-" + newId();
+        List<AuditEntry> all = new ArrayList<>();
+        for (int i = 0; i < 15; i++) {
+            String tenant = i % 3 == 0 ? acme : i % 3 == 1 ? shop : null;
+            all.add(new AuditEntry(newId(), base + i / 4, "alice", "dead-letters.purge", "topic=t" + i, i, null,
+                    tenant));
+        }
+        all.forEach(log::audit);
+        List<AuditEntry> newestFirst = all.stream()
+                .sorted(java.util.Comparator.comparingLong(AuditEntry::at).thenComparing(AuditEntry::id).reversed())
+                .toList();
+        List<AuditEntry> acmes = newestFirst.stream().filter(e -> acme.equals(e.tenant())).toList();
+
+        assertThat(acmes).hasSize(5);
+        assertThat(log.auditLog(100, null, acme)).containsExactlyElementsOf(acmes);
+        assertThat(log.auditLog(100, null, shop)).containsExactlyElementsOf(
+                newestFirst.stream().filter(e -> shop.equals(e.tenant())).toList());
+        assertThat(log.auditLog(15, null, null)).as("an operator's log").containsExactlyElementsOf(newestFirst);
+        assertThat(log.auditLog(15, null)).containsExactlyElementsOf(newestFirst);
+        for (int limit = 1; limit <= 3; limit++) {
+            List<AuditEntry> walked = new ArrayList<>();
+            String before = null;
+            for (int page = 0; page < 10; page++) {
+                List<AuditEntry> items = log.auditLog(limit, before, acme);
+                if (items.isEmpty()) {
+                    break;
+                }
+                assertThat(items).hasSizeLessThanOrEqualTo(limit);
+                walked.addAll(items);
+                before = items.get(items.size() - 1).id();
+            }
+            assertThat(walked).as("pages of %d", limit).containsExactlyElementsOf(acmes);
+        }
+        AuditEntry shops = newestFirst.stream().filter(e -> shop.equals(e.tenant())).findFirst().orElseThrow();
+        assertThatThrownBy(() -> log.auditLog(10, shops.id(), acme)).as("another tenant's entry is unknown")
+                .isInstanceOf(IllegalArgumentException.class);
+        AuditEntry operators = newestFirst.stream().filter(e -> e.tenant() == null).findFirst().orElseThrow();
+        assertThatThrownBy(() -> log.auditLog(10, operators.id(), acme)).isInstanceOf(IllegalArgumentException.class);
+        int after = newestFirst.indexOf(operators) + 1; // older entries of other tests follow this test's
+        assertThat(log.auditLog(15 - after, operators.id(), null)).as("operators page from any entry")
+                .containsExactlyElementsOf(newestFirst.subList(after, 15));
     }
 
     // ------------------------------------------------------------------ retention
@@ -340,7 +434,12 @@ public abstract class OperatorLogContract {
                     () -> offline.operations(10),
                     () -> offline.audit(new AuditEntry(newId(), base, "alice", "job.cancel", "orders/1", 1, null)),
                     () -> offline.auditLog(10, null),
-                    () -> offline.auditLog(10, "some-entry"));
+                    () -> offline.auditLog(10, "some-entry"),
+                    () -> offline.operations(10, "acme"),
+                    () -> offline.operation(op.id(), "acme"),
+                    () -> offline.requestCancel(op.id(), "acme"),
+                    () -> offline.auditLog(10, null, "acme"),
+                    () -> offline.auditLog(10, "some-entry", "acme"));
             for (Runnable call : calls) {
                 assertThatThrownBy(call::run).isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.status()).isEqualTo(StoreStatus.UNAVAILABLE);
@@ -364,6 +463,11 @@ public abstract class OperatorLogContract {
 
     private static BulkOperation withId(BulkOperation op, String id) {
         return new BulkOperation(id, op.kind(), op.filter(), op.state(), op.total(), op.done(), op.failed(),
-                op.startedBy(), op.createdAt(), op.updatedAt(), op.cancelRequested(), op.lastError());
+                op.startedBy(), op.createdAt(), op.updatedAt(), op.cancelRequested(), op.lastError(), op.tenant());
+    }
+
+    private static BulkOperation ofTenant(BulkOperation op, String tenant) {
+        return new BulkOperation(op.id(), op.kind(), op.filter(), op.state(), op.total(), op.done(), op.failed(),
+                op.startedBy(), op.createdAt(), op.updatedAt(), op.cancelRequested(), op.lastError(), tenant);
     }
 }

@@ -1,7 +1,10 @@
 package io.delayq.mongo;
 
 import io.delayq.core.JobArchiveContract;
+import io.delayq.core.JobStore;
 import io.delayq.core.archive.JobArchive;
+import io.delayq.redis.RedisJobStore;
+import io.delayq.redis.testing.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,5 +64,11 @@ class MongoJobArchiveContractTest extends JobArchiveContract {
         MongoConnection connection = factory.connect();
         unreachable.add(connection);
         return new MongoJobArchive(connection.database(), Duration.ofDays(7));
+    }
+
+    /** The store the module's other tests use: Redis, shared through TestRedis. */
+    @Override
+    protected JobStore newStore() {
+        return RedisJobStore.connect(TestRedis.sharedUri());
     }
 }

@@ -276,6 +276,10 @@ class ArchiveIndexTest {
         }
     }
 
+    private static String quote(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+
     private static String plan(String sql) throws SQLException {
         return plan(sql, Map.of());
     }
@@ -286,7 +290,9 @@ class ArchiveIndexTest {
         StringBuilder literal = new StringBuilder();
         while (m.find()) {
             Object bound = binds.get(m.group(1));
-            String value = bound instanceof String text ? "'" + text.replace("'", "''") + "'"
+            String value = bound instanceof String text ? quote(text)
+                    : bound instanceof String[] texts ? java.util.Arrays.stream(texts).map(ArchiveIndexTest::quote)
+                            .collect(Collectors.joining(", ", "ARRAY[", "]::text[]"))
                     : bound != null ? String.valueOf(bound) : VALUES.get(m.group(1));
             assertThat(value).as("a value for :%s", m.group(1)).isNotNull();
             m.appendReplacement(literal, Matcher.quoteReplacement(value));

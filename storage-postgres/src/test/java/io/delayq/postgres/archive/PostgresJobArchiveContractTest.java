@@ -1,7 +1,10 @@
 package io.delayq.postgres.archive;
 
 import io.delayq.core.JobArchiveContract;
+import io.delayq.core.JobStore;
 import io.delayq.core.archive.JobArchive;
+import io.delayq.postgres.PostgresJobStore;
+import io.delayq.postgres.PostgresStoreOptions;
 import io.delayq.postgres.testing.TestPostgres;
 
 import java.time.Duration;
@@ -37,5 +40,12 @@ class PostgresJobArchiveContractTest extends JobArchiveContract {
         factory.getDatabase().setUrl("jdbc:postgresql://127.0.0.1:1/delayq?connectTimeout=1");
         factory.setRunMigrations(false);
         return factory.connect(new com.codahale.metrics.MetricRegistry());
+    }
+
+    /** The store on the same server. */
+    @Override
+    protected JobStore newStore() {
+        return PostgresJobStore.connect(TestPostgres.sharedJdbcUrl(), TestPostgres.user(), TestPostgres.password(),
+                PostgresStoreOptions.defaults());
     }
 }
