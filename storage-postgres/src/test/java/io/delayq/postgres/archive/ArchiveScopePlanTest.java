@@ -39,8 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a topic filter outside the scope reads nothing at all. The plans are logged (EXPLAIN ANALYZE), as
  * storage-postgres/README.md quotes them.
  */
-class ScopedQueryPlanTest {
-    private static final Logger LOG = LoggerFactory.getLogger(ScopedQueryPlanTest.class);
+class ArchiveScopePlanTest {
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveScopePlanTest.class);
     private static final Pattern BIND = Pattern.compile("(?<!:):(\\w+)");
     private static final int TOPICS = 200;
     private static final int LETTERS_PER_TOPIC = 100;
@@ -150,7 +150,7 @@ class ScopedQueryPlanTest {
             Object value = binds.get(m.group(1));
             assertThat(value).as("a value for :%s", m.group(1)).isNotNull();
             String text = value instanceof String s ? quote(s)
-                    : value instanceof String[] texts ? Arrays.stream(texts).map(ScopedQueryPlanTest::quote)
+                    : value instanceof String[] texts ? Arrays.stream(texts).map(ArchiveScopePlanTest::quote)
                             .collect(Collectors.joining(", ", "ARRAY[", "]::text[]"))
                     : String.valueOf(value);
             m.appendReplacement(literal, Matcher.quoteReplacement(text));
@@ -174,7 +174,7 @@ class ScopedQueryPlanTest {
 
     private static String statement(String name) throws IOException {
         String resource = "io/delayq/postgres/archive/sql/" + name + ".sql";
-        try (InputStream in = ScopedQueryPlanTest.class.getClassLoader().getResourceAsStream(resource)) {
+        try (InputStream in = ArchiveScopePlanTest.class.getClassLoader().getResourceAsStream(resource)) {
             assertThat(in).as(resource).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> !l.startsWith("--"))
                     .collect(Collectors.joining("\n"));
