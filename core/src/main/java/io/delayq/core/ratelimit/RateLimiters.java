@@ -11,6 +11,8 @@ package io.delayq.core.ratelimit;
  * by those in use. Changing a key's rate takes effect at its next take (a fuller bucket is cut down to the new burst).
  */
 public interface RateLimiters {
+    /** The longest bucket key: keys are made of names users choose (topics, origins), so they are bounded. */
+    int MAX_KEY_CHARS = 512;
 
     /**
      * Takes up to {@code wanted} permits from the bucket named {@code key}.
@@ -20,4 +22,23 @@ public interface RateLimiters {
      * @param wanted 1 or more
      */
     Grant take(String key, Rate rate, int wanted);
+
+    /**
+     * What every store checks before a {@link #take}: a key of 1 to {@value #MAX_KEY_CHARS} characters, a rate, and
+     * 1 or more permits wanted.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    static void checkTake(String key, Rate rate, int wanted) {
+        if (key == null || key.isEmpty() || key.length() > MAX_KEY_CHARS) {
+            throw new IllegalArgumentException("a rate limit's key is 1 to " + MAX_KEY_CHARS + " characters; it was "
+                    + (key == null ? "null" : key.length() + " characters"));
+        }
+        if (rate == null) {
+            throw new IllegalArgumentException("a take needs the bucket's rate");
+        }
+        if (wanted < 1) {
+            throw new IllegalArgumentException("a take wants 1 or more permits; it wanted " + wanted);
+        }
+    }
 }
