@@ -750,6 +750,37 @@ public abstract class JobStoreContract {
     }
 
     @Test
+    void statsOfManyTopicsAreWhatEachTopicsStatsAre() {
+        String busy = topic + "-busy";
+        String quiet = topic + "-quiet";
+        String unknown = "t-" + UUID.randomUUID();
+        store.enqueue(List.of(NewJob.delayed(topic, "a", PAYLOAD, 0, 3), NewJob.delayed(topic, "b", PAYLOAD, 0, 1),
+                NewJob.delayed(topic, "c", PAYLOAD, 600_000, 3)));
+        List<NewJob> many = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            many.add(NewJob.delayed(busy, "j" + i, PAYLOAD, i * 60_000L, 3));
+        }
+        store.enqueue(many);
+        store.enqueue(NewJob.delayed(quiet, "q", PAYLOAD, 0, 3));
+        sleep(5);
+        List<Lease> leases = store.reserve(topic, Delivery.PULL, 2, 60_000).leases();
+        assertThat(leases).hasSize(2);
+        store.ack(List.of(LeaseRef.of(leases.get(0))));
+        store.reserve(busy, Delivery.PULL, 1, 60_000);
+
+        List<String> asked = List.of(unknown, topic, busy, quiet, topic);
+        Map<String, TopicStats> all = store.stats(asked);
+        assertThat(all.keySet()).as("each topic once, in the order asked").containsExactly(unknown, topic, busy, quiet);
+        for (String t : List.of(unknown, topic, busy, quiet)) {
+            assertThat(all.get(t)).as(t).isEqualTo(store.stats(t));
+        }
+        assertThat(all.get(unknown)).isEqualTo(new TopicStats(unknown, 0, 0, 0, 0, -1));
+        assertThat(all.get(topic).succeeded()).isEqualTo(1);
+        assertThat(all.get(busy).scheduled()).isEqualTo(11);
+        assertThat(store.stats(List.of())).isEmpty();
+    }
+
+    @Test
     void settingsAreStoredPerTopic() {
         TopicSettings settings = new TopicSettings(Callback.of("http://localhost:1/cb"), 4,
                 new Backoff.Exponential(io.dropwizard.util.Duration.seconds(2), 3.0, io.dropwizard.util.Duration.minutes(5), 0.1),

@@ -3,6 +3,7 @@ package io.delayq.core;
 import io.delayq.core.ratelimit.Grant;
 import io.delayq.core.ratelimit.Rate;
 import io.delayq.core.ratelimit.RateLimiters;
+import io.delayq.core.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What every store's {@link RateLimiters} promises, run against a real backend by each store module. Each test uses
@@ -66,8 +68,9 @@ public abstract class RateLimitersContract {
     @Test
     void anEmptyBucketRefillsAtTheRate() throws InterruptedException {
         Rate rate = new Rate(20, 1);
-        drain(rate);
+        // read before the drain: what refills between the drain and the loop is granted in the loop too
         long start = store.now();
+        drain(rate);
         int granted = 0;
         while (store.now() - start < 1_000) {
             Grant g = limiters.take(key, rate, 1);
@@ -120,6 +123,53 @@ public abstract class RateLimitersContract {
     void aSmallerBurstCutsAFullerBucketDown() {
         assertThat(limiters.take(key, new Rate(1, 10), 1).granted()).isEqualTo(1);
         assertThat(limiters.take(key, new Rate(1, 3), 10).granted()).isEqualTo(3);
+    }
+
+    @Test
+    void aLargerBurstGrantsOnlyWhatTheRateRefilled() {
+        Rate small = new Rate(1, 2);
+        assertThat(limiters.take(key, small, 2).granted()).isEqualTo(2);
+        assertThat(limiters.take(key, new Rate(1, 100), 100).granted())
+                .as("an empty bucket given a larger burst is not filled up by it").isLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void aNewRateTakesEffectAtTheNextTake() {
+        drain(new Rate(1, 5));
+        long drained = store.now();
+        while (store.now() - drained < 30) {
+            Await.sleep(5);
+        }
+        assertThat(limiters.take(key, new Rate(1_000, 5), 5).granted())
+                .as("30 ms at 1,000/s refill the whole burst; at 1/s they would refill nothing").isEqualTo(5);
+    }
+
+    @Test
+    void aBucketLeftAloneIsFullAgainAfterItsFullTime() {
+        Rate rate = new Rate(100, 5);
+        drain(rate);
+        long drained = store.now();
+        while (store.now() - drained <= rate.fullAfterMs()) {
+            Await.sleep(10);
+        }
+        Grant full = limiters.take(key, rate, 10);
+        assertThat(full.granted()).as("full, and no more than full").isEqualTo(5);
+        assertThat(full.retryAfterMs()).as("one permit every 10 ms").isBetween(1L, 10L);
+    }
+
+    @Test
+    void keysOfOneTo512CharactersAreTakenFromAndOthersRefused() {
+        Rate rate = new Rate(1, 1);
+        String longest = (key + "-" + "k".repeat(RateLimiters.MAX_KEY_CHARS)).substring(0, RateLimiters.MAX_KEY_CHARS);
+        assertThat(limiters.take(longest, rate, 1).granted()).isEqualTo(1);
+        assertThat(limiters.take(longest, rate, 1).granted()).as("the same bucket").isZero();
+
+        assertThatThrownBy(() -> limiters.take(longest + "x", rate, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("512");
+        assertThatThrownBy(() -> limiters.take("", rate, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> limiters.take(null, rate, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> limiters.take(key, rate, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> limiters.take(key, null, 1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     private Grant drain(Rate rate) {

@@ -8,6 +8,7 @@ import io.delayq.core.tenant.TenantQuotas;
 import io.delayq.core.tenant.TenantRegistry;
 import io.delayq.core.tenant.TokenKey;
 import io.delayq.core.tenant.TopicPattern;
+import io.delayq.core.testing.TenancyFixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -94,6 +95,10 @@ public abstract class TenantRegistryContract {
         assertThat(registry.putTenant(other, written)).isFalse();
         assertThat(registry.deleteTenant(t.name(), written)).isFalse();
         assertThat(registry.putToken(token(null, prefix + "-stale"), written)).isFalse();
+        ApiToken kept = token(null, prefix + "-kept");
+        write(v -> registry.putToken(kept, v));
+        assertThat(registry.deleteToken(kept.key(), written)).isFalse();
+        assertThat(token(kept.key())).contains(kept);
         assertThat(tenant(other.name())).isEmpty();
         assertThat(tenant(t.name())).contains(t);
         assertThat(token(new TokenKey(null, prefix + "-stale"))).isEmpty();
@@ -189,17 +194,55 @@ public abstract class TenantRegistryContract {
                 version);
     }
 
+    @Test
+    void aSnapshotCarriesTheVersionItWasReadAt() {
+        Tenant t = tenant(prefix + "-snap", prefix + ".snap.*", 1);
+        write(v -> registry.putTenant(t, v));
+        long before = registry.version();
+        TenancySnapshot snapshot = registry.read();
+        long after = registry.version();
+        assertThat(snapshot.version()).isBetween(before, after);
+        assertThat(snapshot.tenants()).contains(t);
+    }
+
+    @Test
+    void anotherInstanceSeesEveryChange() {
+        try (JobStore other = newStore()) {
+            TenantRegistry theirs = other.tenants();
+            Tenant t = tenant(prefix + "-shared", prefix + ".shared.*", 2);
+            ApiToken tok = token(t.name(), prefix + "-shared");
+            long version = write(v -> registry.putTenant(t, v));
+            assertThat(theirs.version()).isGreaterThan(version);
+            assertThat(theirs.read().tenants()).contains(t);
+
+            assertThat(theirs.putToken(tok, version)).as("a version the other instance moved").isFalse();
+            write(v -> theirs.putToken(tok, v));
+            assertThat(token(tok.key())).contains(tok);
+            theirs.recordUse(Map.of(tok.key(), 5_000L));
+            assertThat(registry.read().lastUsedAtMs()).containsEntry(tok.key(), 5_000L);
+        }
+    }
+
+    @Test
+    void lastUsesOfSeveralTokensAreRecordedInOneCall() {
+        ApiToken a = token(null, prefix + "-use-a");
+        ApiToken b = token(prefix + "-team", prefix + "-use-b");
+        write(v -> registry.putToken(a, v));
+        write(v -> registry.putToken(b, v));
+
+        registry.recordUse(Map.of(a.key(), 10_000L, b.key(), 20_000L));
+        Map<TokenKey, Long> used = registry.read().lastUsedAtMs();
+        assertThat(used).containsEntry(a.key(), 10_000L).containsEntry(b.key(), 20_000L);
+        registry.recordUse(Map.of(a.key(), 9_000L, b.key(), 21_000L));
+        used = registry.read().lastUsedAtMs();
+        assertThat(used).containsEntry(a.key(), 10_000L).containsEntry(b.key(), 21_000L);
+    }
+
     // ------------------------------------------------------------------ helpers
 
     /** Retries a compare-and-set on a version other tests may be moving; answers the version it succeeded on. */
     private long write(Function<Long, Boolean> change) {
-        for (int i = 0; i < 100; i++) {
-            long version = registry.version();
-            if (change.apply(version)) {
-                return version;
-            }
-        }
-        throw new AssertionError("a compare-and-set lost 100 times in a row");
+        return TenancyFixtures.write(registry, change::apply);
     }
 
     private Optional<Tenant> tenant(String name) {
@@ -215,6 +258,6 @@ public abstract class TenantRegistryContract {
     }
 
     private static ApiToken token(String tenant, String name) {
-        return new ApiToken(tenant, name, Set.of("admin"), "0f".repeat(32), 1_700_000_000_000L, null, null, false);
+        return TenancyFixtures.token(tenant, name, "admin");
     }
 }
