@@ -18,12 +18,15 @@ import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
+import io.delayq.core.ratelimit.RateLimiters;
+import io.delayq.core.tenant.TenantRegistry;
 import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.Scripts.Op;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,8 +38,8 @@ import java.util.function.UnaryOperator;
  * (see storage-redis/README.md for the key table and the classes). The same code runs on a standalone server, behind
  * Sentinel, or on a cluster, since it only uses {@link UnifiedJedis}. This class wires the parts and delegates to
  * them: {@link EnqueueWriter}, {@link LeaseReserver}, {@link LeaseTransitions}, {@link ProducerChanges},
- * {@link TopicReads}, {@link TopicSettingsStore}, {@link OutboxStreams}, {@link Notifications}, the operator views and
- * the circuit breakers, over {@link TopicPartitions} (with {@link TopicRegistry}), {@link ReplicatedWrites} and
+ * {@link TopicReads}, {@link TopicSettingsStore}, {@link OutboxStreams}, {@link Notifications}, the operator views,
+ * the circuit breakers, the tenancy and the rate limits, over {@link TopicPartitions} (with {@link TopicRegistry}), {@link ReplicatedWrites} and
  * {@link RedisCalls}.
  */
 public final class RedisJobStore implements JobStore {
@@ -65,6 +68,9 @@ public final class RedisJobStore implements JobStore {
     private final Notifications notifications;
     private final RedisOperatorViews views;
     private final RedisCircuitBreakers breakers;
+    private final RedisTenantRegistry tenants;
+    private final RedisRateLimiters rateLimiters;
+    private final TopicStatsBatch statsBatch;
     private final FinishedTrimmer trimmer;
     private Runnable onClose = () -> { };
 
@@ -96,6 +102,9 @@ public final class RedisJobStore implements JobStore {
         this.notifications = new Notifications(redis, nodes, codec::jobFromJson);
         this.views = new RedisOperatorViews(calls, topics);
         this.breakers = new RedisCircuitBreakers(calls);
+        this.tenants = new RedisTenantRegistry(calls, writes);
+        this.rateLimiters = new RedisRateLimiters(calls);
+        this.statsBatch = new TopicStatsBatch(calls, topics);
         calls.call("load scripts", () -> {
             scripts.loadAll(RedisKeys.TOPICS);
             return null;
@@ -206,6 +215,12 @@ public final class RedisJobStore implements JobStore {
     @Override
     public TopicStats stats(String topic) {
         return reads.stats(topic);
+    }
+
+    /** One pipeline over every partition of the topics ({@link TopicStatsBatch}). */
+    @Override
+    public Map<String, TopicStats> stats(Collection<String> topics) {
+        return statsBatch.stats(topics);
     }
 
     // ---------------------------------------------------------------- settings (TopicSettingsStore)
@@ -333,6 +348,18 @@ public final class RedisJobStore implements JobStore {
     @Override
     public CircuitBreakers circuitBreakers() {
         return breakers;
+    }
+
+    /** Tenants and API tokens under {@code dq:{tenancy}:*} ({@link RedisTenantRegistry}). */
+    @Override
+    public TenantRegistry tenants() {
+        return tenants;
+    }
+
+    /** Token buckets, one key each ({@link RedisRateLimiters}). */
+    @Override
+    public RateLimiters rateLimiters() {
+        return rateLimiters;
     }
 
     // ---------------------------------------------------------------- the server

@@ -25,6 +25,18 @@ final class RedisKeys {
      * key, so one cluster slot: each breaker script touches only it, and {@code circuits()} is one HGETALL.
      */
     static final String CIRCUITS = "dq:circuits";
+    /**
+     * The tenancy ({@link RedisTenantRegistry}): four keys under the one hash tag {@code {tenancy}}, so one cluster
+     * slot, so that a compare-and-set on the version and the change it guards are one script. HASH tenant name →
+     * {@link io.delayq.core.tenant.Tenant} JSON.
+     */
+    static final String TENANTS = "dq:{tenancy}:tenants";
+    /** HASH token field ({@link RedisTenantRegistry#field}) → {@link io.delayq.core.tenant.ApiToken} JSON. */
+    static final String TOKENS = "dq:{tenancy}:tokens";
+    /** STRING: the version every tenant and token change moves by one (absent: 0). */
+    static final String TENANCY_VERSION = "dq:{tenancy}:version";
+    /** HASH token field → when the token was last used (epoch ms); moves no version. */
+    static final String TOKENS_USED = "dq:{tenancy}:used";
     /** Channel: "topic\nlane\ndueAt" when a lane's earliest run time moved earlier. */
     static final String WAKE = "dq:wake";
     /** Channel: a broadcast job as JSON. */
@@ -40,6 +52,14 @@ final class RedisKeys {
      */
     static String topicMinute(String topic, long minute) {
         return "dq:{" + topic + "}:minute:" + minute;
+    }
+
+    /**
+     * STRING of one token bucket ({@link RedisRateLimiters}): {@code "<tokens> <last take, µs>"}, expiring when the
+     * bucket would be full again. Each bucket has a hash tag of its own, so buckets spread over a cluster's masters.
+     */
+    static String bucket(String key) {
+        return "dq:{rl:" + key + "}";
     }
 
     /** The keys of one topic partition, built once and reused on the hot path. */

@@ -1,0 +1,38 @@
+package io.delayq.redis;
+
+import io.delayq.core.JobStore;
+import io.delayq.core.RateLimitersContract;
+import io.delayq.core.TenantRegistryContract;
+import io.delayq.redis.testing.EmbeddedCluster;
+import org.junit.jupiter.api.Nested;
+
+import java.util.Map;
+
+/**
+ * The tenant registry's and the token buckets' contracts on the three-master cluster {@link RedisClusterContractTest}
+ * runs on, through the same code as standalone: the tenancy's scripts stay in the one slot of {@code {tenancy}}, each
+ * bucket's in its own.
+ */
+class RedisClusterTenancyContractTest {
+
+    private static JobStore newStore() {
+        return new RedisJobStore(EmbeddedCluster.shared().client(), RedisStoreOptions.defaults()
+                .withPartitions(3, Map.of()), true);
+    }
+
+    @Nested
+    class Tenants extends TenantRegistryContract {
+        @Override
+        protected JobStore newStore() {
+            return RedisClusterTenancyContractTest.newStore();
+        }
+    }
+
+    @Nested
+    class Buckets extends RateLimitersContract {
+        @Override
+        protected JobStore newStore() {
+            return RedisClusterTenancyContractTest.newStore();
+        }
+    }
+}
