@@ -3,6 +3,7 @@ package io.delayq.postgres;
 import io.delayq.core.Job;
 import io.delayq.core.LeaseInFlight;
 import io.delayq.core.OutboxEntry;
+import io.delayq.core.TopicStats;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.postgres.Rows.Counts;
 import io.delayq.postgres.Rows.ForecastBucket;
@@ -41,6 +42,10 @@ interface JobQueries {
 
     @SqlQuery("stats")
     Counts stats(@Bind("topic") String topic);
+
+    /** Only topics with counters have a row. */
+    @SqlQuery("stats_many")
+    List<TopicStats> statsOf(@Bind("topics") String[] topics);
 
     @SqlQuery("read_settings")
     Optional<String> readSettings(@Bind("topic") String topic);

@@ -6,7 +6,10 @@ import io.delayq.core.JobRef;
 import io.delayq.core.TopicStats;
 import io.delayq.postgres.Rows.Counts;
 
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -40,6 +43,17 @@ final class JobReads {
         Counts counts = PostgresCalls.call("read stats", () -> queries.stats(topic));
         return new TopicStats(topic, counts.scheduled(), counts.leased(), counts.dead(), counts.succeeded(),
                 counts.nextRunAt() == null ? -1 : counts.nextRunAt());
+    }
+
+    /** What {@link #stats(String)} answers for each topic, from one statement; zeros for a topic without counters. */
+    Map<String, TopicStats> stats(Collection<String> topics) {
+        Map<String, TopicStats> out = new LinkedHashMap<>();
+        topics.forEach(t -> out.put(t, new TopicStats(t, 0, 0, 0, 0, -1)));
+        if (!out.isEmpty()) {
+            String[] asked = out.keySet().toArray(String[]::new);
+            PostgresCalls.call("read stats", () -> queries.statsOf(asked)).forEach(s -> out.put(s.topic(), s));
+        }
+        return out;
     }
 
     long now() {

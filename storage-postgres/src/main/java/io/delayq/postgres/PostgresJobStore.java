@@ -19,10 +19,14 @@ import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
+import io.delayq.core.ratelimit.RateLimiters;
+import io.delayq.core.tenant.TenantRegistry;
 import io.dropwizard.jackson.Jackson;
 import org.jdbi.v3.core.Jdbi;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -36,8 +40,8 @@ import javax.sql.DataSource;
  *
  * <p>This class only wires the parts and hands each call to the one that does it: {@link IdempotentEnqueue},
  * {@link JobReads}, {@link TopicSettingsStore}, {@link LeaseTransitions}, {@link ProducerChanges},
- * {@link Notifications}, {@link Outbox}, {@link PostgresOperatorViews}, {@link PostgresCircuitBreakers} and
- * {@link Reaper}.
+ * {@link Notifications}, {@link Outbox}, {@link PostgresOperatorViews}, {@link PostgresCircuitBreakers},
+ * {@link PostgresTenantRegistry}, {@link PostgresRateLimiters} and {@link Reaper}.
  */
 public final class PostgresJobStore implements JobStore {
     private final IdempotentEnqueue enqueues;
@@ -50,6 +54,8 @@ public final class PostgresJobStore implements JobStore {
     private final Outbox outbox;
     private final PostgresOperatorViews views;
     private final PostgresCircuitBreakers circuits;
+    private final PostgresTenantRegistry tenants;
+    private final PostgresRateLimiters rateLimiters;
     private final Reaper reaper;
     private volatile Runnable onClose = () -> { };
 
@@ -78,7 +84,9 @@ public final class PostgresJobStore implements JobStore {
         this.outbox = new Outbox(queries);
         this.views = new PostgresOperatorViews(queries);
         this.circuits = new PostgresCircuitBreakers(jdbi);
-        this.reaper = new Reaper(transitions, queries, options);
+        this.tenants = new PostgresTenantRegistry(jdbi, mapper);
+        this.rateLimiters = new PostgresRateLimiters(jdbi);
+        this.reaper = new Reaper(transitions, queries, rateLimiters, options);
     }
 
     /**
@@ -140,6 +148,12 @@ public final class PostgresJobStore implements JobStore {
     @Override
     public TopicStats stats(String topic) {
         return reads.stats(topic);
+    }
+
+    /** One statement for every topic ({@code stats_many.sql}). */
+    @Override
+    public Map<String, TopicStats> stats(Collection<String> topics) {
+        return reads.stats(topics);
     }
 
     @Override
@@ -247,6 +261,20 @@ public final class PostgresJobStore implements JobStore {
     @Override
     public CircuitBreakers circuitBreakers() {
         return circuits;
+    }
+
+    // ---------------------------------------------------------------- tenancy
+
+    /** {@code delayq_tenancy}, {@code delayq_tenants}, {@code delayq_tokens} (V15), on this store's pool. */
+    @Override
+    public TenantRegistry tenants() {
+        return tenants;
+    }
+
+    /** {@code delayq_rate_buckets} (V15), on this store's pool; idle buckets dropped by the reaper. */
+    @Override
+    public RateLimiters rateLimiters() {
+        return rateLimiters;
     }
 
     // ---------------------------------------------------------------- operator views

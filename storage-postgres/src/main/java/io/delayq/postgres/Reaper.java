@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The store's background thread that keeps its tables from growing: finished jobs past the retention, minutes of the
- * topic history older than {@link TopicMinute#RETENTION_MS}, and old broadcast rows, each dropped in bounded batches.
+ * topic history older than {@link TopicMinute#RETENTION_MS}, old broadcast rows, and token buckets full again
+ * ({@link PostgresRateLimiters}), each dropped in bounded batches.
  */
 final class Reaper implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Reaper.class);
@@ -19,13 +20,15 @@ final class Reaper implements AutoCloseable {
 
     private final JobTransitions transitions;
     private final JobQueries queries;
+    private final PostgresRateLimiters buckets;
     private final PostgresStoreOptions options;
     private final ScheduledExecutorService thread;
 
     /** Starts the thread: a pass every {@link PostgresStoreOptions#reaperInterval()}. */
-    Reaper(JobTransitions transitions, JobQueries queries, PostgresStoreOptions options) {
+    Reaper(JobTransitions transitions, JobQueries queries, PostgresRateLimiters buckets, PostgresStoreOptions options) {
         this.transitions = transitions;
         this.queries = queries;
+        this.buckets = buckets;
         this.options = options;
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "delayq-postgres-reaper");
@@ -38,7 +41,7 @@ final class Reaper implements AutoCloseable {
 
     /**
      * One pass: up to {@value #STATEMENTS_PER_PASS} statements of {@link PostgresStoreOptions#reaperBatch()} rows for
-     * finished jobs and as many for the history, one for broadcasts. A failed pass is logged and retried at the next
+     * finished jobs and as many for the history and for idle token buckets, one for broadcasts. A failed pass is logged and retried at the next
      * one: nothing depends on the reaper but the tables' size.
      */
     void reap() {
@@ -55,6 +58,11 @@ final class Reaper implements AutoCloseable {
                 }
             }
             queries.trimBroadcasts(options.reaperBatch());
+            for (int i = 0; i < STATEMENTS_PER_PASS; i++) {
+                if (buckets.trim(options.reaperBatch()) < options.reaperBatch()) {
+                    break;
+                }
+            }
         } catch (JdbiException e) {
             LOG.debug("reaper pass failed, retried at the next one: {}", e.toString());
         }

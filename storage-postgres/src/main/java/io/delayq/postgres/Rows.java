@@ -5,6 +5,7 @@ import io.delayq.core.Job;
 import io.delayq.core.JobRef;
 import io.delayq.core.LeaseInFlight;
 import io.delayq.core.OutboxEntry;
+import io.delayq.core.TopicStats;
 import io.delayq.core.history.LatenessBuckets;
 import io.delayq.core.history.TopicMinute;
 import org.jdbi.v3.core.Jdbi;
@@ -12,6 +13,7 @@ import org.jdbi.v3.core.mapper.RowMapper;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Objects;
 
 /** What the statements return, and how their rows are read (registered on the store's {@link Jdbi}). */
 final class Rows {
@@ -65,6 +67,9 @@ final class Rows {
         jdbi.registerRowMapper(Stored.class, (rs, ctx) -> new Stored(jobs.map(rs, ctx), rs.getString("fingerprint")));
         jdbi.registerRowMapper(Counts.class, (rs, ctx) -> new Counts(rs.getLong("scheduled"), rs.getLong("leased"),
                 rs.getLong("succeeded"), rs.getLong("dead"), nullableLong(rs, "next_run_at")));
+        jdbi.registerRowMapper(TopicStats.class, (rs, ctx) -> new TopicStats(rs.getString("topic"),
+                rs.getLong("scheduled"), rs.getLong("leased"), rs.getLong("dead"), rs.getLong("succeeded"),
+                Objects.requireNonNullElse(nullableLong(rs, "next_run_at"), -1L)));
         jdbi.registerRowMapper(OutboxEntry.class, (RowMapper<OutboxEntry>) (rs, ctx) -> {
             String seq = Long.toString(rs.getLong("seq"));
             try {

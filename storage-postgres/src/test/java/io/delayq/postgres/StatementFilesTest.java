@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class StatementFilesTest {
     private static final String[] SQL_OBJECTS = {"io.delayq.postgres.JobTransitions", "io.delayq.postgres.JobQueries",
-        "io.delayq.postgres.BreakerStatements", "io.delayq.postgres.archive.ArchiveStatements",
+        "io.delayq.postgres.BreakerStatements", "io.delayq.postgres.TenancyStatements",
+        "io.delayq.postgres.BucketStatements", "io.delayq.postgres.archive.ArchiveStatements",
         "io.delayq.postgres.archive.OperatorLogStatements"};
 
     private final SqlLocator locator = locator();
