@@ -1,0 +1,86 @@
+package io.delayq.service.bulk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.delayq.service.DelayqConfiguration;
+import io.delayq.service.support.Api;
+import io.delayq.service.support.Api.Answer;
+import io.delayq.service.support.DeadLetters;
+import io.delayq.service.support.TestApps;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Bulk operations and the filters they share with the list, on the whole service and its store: a filter means one
+ * thing wherever it is read, and what an operator confirmed is what is done. Every refusal is checked against the
+ * archive: nothing was replayed or purged.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class BulkOperationsTest {
+    static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
+
+    private Api admin;
+    private DeadLetters letters;
+    private String topic;
+
+    @BeforeEach
+    void setUp() {
+        admin = TestApps.api(APP).as(TestApps.ADMIN);
+        letters = new DeadLetters(admin);
+        topic = TestApps.topic();
+    }
+
+    private Answer bulk(String kind, boolean dryRun, String filter) {
+        return admin.post("/v1/admin/bulk-operations", "{\"kind\":\"" + kind + "\",\"dryRun\":" + dryRun
+                + ",\"filter\":" + filter + "}");
+    }
+
+    /**
+     * A payload value without its field used to be dropped silently: a purge meant for one letter took the whole topic
+     * while the dashboard's confirmation still showed the payload filter. Both halves go together, everywhere a filter
+     * is read, and a half is a 400 naming both.
+     */
+    @Test
+    void aPayloadValueWithoutItsFieldIsRefusedEverywhereAndNothingIsPurged() {
+        for (int i = 1; i <= 3; i++) {
+            letters.kill(topic, "order-" + i, "{\"orderId\":" + i + "}");
+        }
+        List<String> halves = List.of(
+                "{\"topic\":\"" + topic + "\",\"payloadValue\":\"2\"}",
+                "{\"topic\":\"" + topic + "\",\"payloadField\":\"orderId\"}",
+                "{\"topic\":\"" + topic + "\",\"payloadField\":\"\",\"payloadValue\":\"2\"}",
+                "{\"topic\":\"" + topic + "\",\"payloadField\":\"  \",\"payloadValue\":\"2\"}");
+        for (String filter : halves) {
+            for (String kind : List.of("purge", "replay")) {
+                assertBothFieldsNamed(bulk(kind, true, filter), kind + " dry run " + filter);
+                assertBothFieldsNamed(bulk(kind, false, filter), kind + " " + filter);
+            }
+        }
+        for (String query : List.of("payloadValue=2", "payloadField=orderId", "payload.=2")) {
+            assertBothFieldsNamed(admin.get("/v1/admin/dead-letters?topic=" + topic + "&" + query), "list " + query);
+            assertBothFieldsNamed(admin.get("/v1/admin/dead-letters/groups?topic=" + topic + "&" + query),
+                    "groups " + query);
+        }
+        assertThat(letters.ids(topic)).as("nothing was purged").hasSize(3);
+        for (JsonNode letter : admin.get("/v1/admin/dead-letters?topic=" + topic).json().path("items")) {
+            assertThat(letter.path("replayCount").asInt()).as("nothing was replayed").isZero();
+        }
+        JsonNode match = bulk("purge", true, "{\"topic\":\"" + topic + "\",\"payloadField\":\"orderId\","
+                + "\"payloadValue\":\"2\"}").json();
+        assertThat(match.path("matching").asLong()).as("both halves narrow as before").isEqualTo(1);
+    }
+
+    private static void assertBothFieldsNamed(Answer answer, String what) {
+        assertThat(answer.status()).as(what + ": " + answer).isEqualTo(400);
+        assertThat(answer.contentType()).startsWith("application/problem+json");
+        assertThat(answer.detail()).as(what).contains("payloadField").contains("payloadValue");
+        assertThat(answer.json().path("fields").toString()).as(what)
+                .isEqualTo("[\"payloadField\",\"payloadValue\"]");
+    }
+}
