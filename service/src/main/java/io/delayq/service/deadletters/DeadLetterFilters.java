@@ -3,6 +3,7 @@ package io.delayq.service.deadletters;
 import io.delayq.core.JobRules;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
+import io.delayq.service.errors.InvalidFieldsException;
 import jakarta.ws.rs.core.MultivaluedMap;
 
 import java.net.URLEncoder;
@@ -63,10 +64,6 @@ public final class DeadLetterFilters {
             }
             payloadField = params.getFirst("payloadField");
             payloadValue = params.getFirst("payloadValue");
-            if (payloadField == null || payloadValue == null) {
-                throw new IllegalArgumentException("payloadField and payloadValue go together (or write"
-                        + " payload.<field>=<value>)");
-            }
         }
         return of(params.getFirst("topic"), params.getFirst("from"), params.getFirst("to"), replayed,
                 params.getFirst("host"), status, params.getFirst("idPrefix"), payloadField, payloadValue,
@@ -86,9 +83,28 @@ public final class DeadLetterFilters {
             DeadLetterCursor.decode(c);
         }
         String t = blankToNull(topic);
+        checkPayloadHalves(payloadField, payloadValue);
         return new DeadLetterQuery(t == null ? null : JobRules.checkTopic(t), time("from", from), time("to", to),
-                replayed, limit, c, blankToNull(host), status, blankToNull(idPrefix), blankToNull(payloadField),
-                payloadField == null ? null : payloadValue == null ? "" : payloadValue, blankToNull(group));
+                replayed, limit, c, blankToNull(host), status, blankToNull(idPrefix), payloadField, payloadValue,
+                blankToNull(group));
+    }
+
+    /**
+     * A payload filter is a field and a value, or neither: a value without its field (or a blank field) would match
+     * every letter and widen a purge to the whole topic, and a field without its value says nothing to match. The
+     * value may be empty ({@code payload.note=} matches the empty string); the field may not.
+     */
+    private static void checkPayloadHalves(String payloadField, String payloadValue) {
+        if (payloadField == null && payloadValue == null) {
+            return;
+        }
+        if (payloadField == null || payloadField.isBlank() || payloadValue == null) {
+            throw new InvalidFieldsException("payloadField and payloadValue go together: "
+                    + (payloadField == null ? "payloadField is missing"
+                    : payloadField.isBlank() ? "payloadField is empty" : "payloadValue is missing")
+                    + ", and one half alone would not narrow the filter (in a query, payload.<field>=<value> gives"
+                    + " both)", "payloadField", "payloadValue");
+        }
     }
 
     /** The filter as a query string, for an operation's record and the audit log (limit and cursor left out). */

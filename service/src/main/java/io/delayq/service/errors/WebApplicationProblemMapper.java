@@ -52,6 +52,9 @@ public final class WebApplicationProblemMapper extends ProblemMapper<WebApplicat
                     + JobRules.quote(param.getParameterName()) + " " + reason(param))
                     .with("parameter", param.getParameterName());
         }
+        if (e instanceof InvalidFieldsException fields) {
+            return Problem.of("invalid-fields", status, detail(e, status)).with("fields", fields.fields());
+        }
         return Problem.of(kind(e, status), status, detail(e, status));
     }
 

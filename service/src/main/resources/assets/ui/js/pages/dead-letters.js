@@ -27,12 +27,18 @@ function readFilter(params) {
   return filter;
 }
 
-/** Query parameters of GET /v1/admin/dead-letters(/groups): payload.<field>=<value> for the payload match. */
+/**
+ * Query parameters of GET /v1/admin/dead-letters(/groups): payload.<field>=<value> for the payload match. A half of
+ * it (a value without its field, or a field without its value) goes as it was typed, for the API to refuse: dropping
+ * it here would list, and offer to purge, letters the filter on the screen does not describe.
+ */
 function listQuery(filter) {
   const q = { ...filter };
-  delete q.payloadField;
-  delete q.payloadValue;
-  if (filter.payloadField) q[`payload.${filter.payloadField}`] = filter.payloadValue || '';
+  if (filter.payloadField && filter.payloadValue !== undefined) {
+    delete q.payloadField;
+    delete q.payloadValue;
+    q[`payload.${filter.payloadField}`] = filter.payloadValue;
+  }
   return q;
 }
 
