@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,6 +75,73 @@ class BulkOperationsTest {
         JsonNode match = bulk("purge", true, "{\"topic\":\"" + topic + "\",\"payloadField\":\"orderId\","
                 + "\"payloadValue\":\"2\"}").json();
         assertThat(match.path("matching").asLong()).as("both halves narrow as before").isEqualTo(1);
+    }
+
+    /**
+     * {@code replayed: true} used to mean "replayed ones" in the dry run and the list but "never replayed ones" in the
+     * run: the operator confirmed one set and another was replayed. Now it means the replayed ones everywhere, and a
+     * replay without it takes the never-replayed ones and records that in its filter.
+     */
+    @Test
+    void replayedMeansTheSameInTheDryRunTheRunTheListAndThePurge() {
+        letters.kill(topic, "old", "{}");
+        letters.kill(topic, "fresh", "{}");
+        Answer replayedOnce = admin.post("/v1/admin/dead-letters/" + topic + "/old/replay", "{}");
+        assertThat(replayedOnce.status()).as(replayedOnce.toString()).isEqualTo(201);
+
+        String onlyReplayed = "{\"topic\":\"" + topic + "\",\"replayed\":true}";
+        assertThat(ids(admin.get("/v1/admin/dead-letters?replayed=true&topic=" + topic))).containsExactly("old");
+        assertThat(bulk("purge", true, onlyReplayed).json().path("matching").asLong()).isEqualTo(1);
+        assertThat(bulk("replay", true, onlyReplayed).json().path("matching").asLong()).isEqualTo(1);
+        Answer started = bulk("replay", false, onlyReplayed);
+        assertThat(started.status()).as(started.toString()).isEqualTo(202);
+        assertThat(started.json().path("total").asLong()).isEqualTo(1);
+        assertThat(started.json().path("filter").asText()).contains("replayed=true");
+        JsonNode done = letters.awaitFinished(started.json().path("id").asText());
+        assertThat(done.path("state").asText()).isEqualTo("done");
+        assertThat(done.path("done").asLong()).isEqualTo(1);
+        assertThat(replayCount(topic, "fresh")).as("the never-replayed letter was not taken").isZero();
+
+        // left out, a replay takes the never-replayed letters, and its recorded filter says so
+        String whole = "{\"topic\":\"" + topic + "\"}";
+        assertThat(bulk("replay", true, whole).json().path("matching").asLong()).isEqualTo(1);
+        Answer rest = bulk("replay", false, whole);
+        assertThat(rest.json().path("filter").asText()).as(rest.toString()).contains("replayed=false");
+        assertThat(letters.awaitFinished(rest.json().path("id").asText()).path("done").asLong()).isEqualTo(1);
+        assertThat(replayCount(topic, "fresh")).isEqualTo(1);
+        assertThat(ids(admin.get("/v1/admin/dead-letters?" + "replayed=false&topic=" + topic))).isEmpty();
+    }
+
+    /** The older replay endpoint reads {@code replayed} with the same meaning, instead of ignoring it. */
+    @Test
+    void theReplayEndpointReadsReplayedAsTheFiltersDo() {
+        letters.kill(topic, "old", "{}");
+        letters.kill(topic, "fresh", "{}");
+        assertThat(admin.post("/v1/admin/dead-letters/" + topic + "/old/replay", "{}").status()).isEqualTo(201);
+
+        Answer contradiction = admin.post("/v1/admin/dead-letters/replay", "{\"topic\":\"" + topic + "\","
+                + "\"replayed\":true,\"includeReplayed\":false}");
+        assertThat(contradiction.status()).as(contradiction.toString()).isEqualTo(422);
+        assertThat(contradiction.detail()).contains("replayed").contains("includeReplayed");
+        assertThat(replayCount(topic, "fresh")).isZero();
+
+        Answer onlyReplayed = admin.post("/v1/admin/dead-letters/replay", "{\"topic\":\"" + topic + "\","
+                + "\"replayed\":true}");
+        assertThat(onlyReplayed.status()).as(onlyReplayed.toString()).isEqualTo(200);
+        JsonNode outcome = onlyReplayed.json();
+        assertThat(outcome.path("replayed").asInt() + outcome.path("duplicates").asInt()).as(outcome.toString())
+                .isEqualTo(1);
+        assertThat(replayCount(topic, "fresh")).as("the never-replayed letter was not taken").isZero();
+    }
+
+    private int replayCount(String t, String id) {
+        return admin.get("/v1/admin/dead-letters/" + t + "/" + id).json().path("replayCount").asInt();
+    }
+
+    private static List<String> ids(Answer page) {
+        List<String> ids = new ArrayList<>();
+        page.json().path("items").forEach(item -> ids.add(item.path("id").asText()));
+        return ids;
     }
 
     private static void assertBothFieldsNamed(Answer answer, String what) {
