@@ -41,7 +41,10 @@ public final class DeadLetterFilter {
         return set("includeReplayed", includeReplayed);
     }
 
-    /** Purge: only replayed ones ({@code true}) or only never replayed ones ({@code false}). */
+    /**
+     * Only replayed ones ({@code true}) or only never replayed ones ({@code false}), for a purge and a replay alike (a
+     * replay without it takes the never replayed ones).
+     */
     public DeadLetterFilter replayed(boolean replayed) {
         return set("replayed", replayed);
     }

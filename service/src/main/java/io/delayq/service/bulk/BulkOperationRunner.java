@@ -22,7 +22,8 @@ import java.util.function.LongSupplier;
  * progress to the archive's {@link OperatorLog} after each batch, where every instance reads it, and stopping at the
  * next batch when any instance has asked to cancel. A purge is one purge by the filter (the archive batches it), so it
  * reports once and cannot be cancelled half-way. An operation whose instance dies stays {@code RUNNING} in the log and is shown as
- * stalled; replaying its filter again is safe (a replay skips letters replayed already).
+ * stalled; replaying its filter again is safe (its filter says replayed=false unless it was started for the replayed
+ * letters, so a repeat skips the letters replayed already).
  */
 public final class BulkOperationRunner implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(BulkOperationRunner.class);
@@ -65,7 +66,8 @@ public final class BulkOperationRunner implements Managed {
                 String error = null;
                 boolean finished;
                 if (op.kind() == BulkOperation.Kind.REPLAY) {
-                    BulkReplayResult r = replayer.replayAll(query.withCursor(cursor), delayMs, false, BATCH);
+                    // The query's replayed filter is the operation's own (resolved when it started): taken as given.
+                    BulkReplayResult r = replayer.replayAll(query.withCursor(cursor), delayMs, true, BATCH);
                     done += r.replayed() + r.alreadyReplayed();
                     failed += r.failed();
                     if (!r.failures().isEmpty()) {

@@ -77,10 +77,13 @@ public class BulkOperationsResource {
         if (body.delayMs() != null && (kind != BulkOperation.Kind.REPLAY || body.delayMs() < 0)) {
             throw new IllegalArgumentException("delayMs is only for a replay, and at least 0");
         }
-        // A replay skips letters replayed before (repeating it replays nothing twice): count what it will take.
-        DeadLetterQuery counted = kind == BulkOperation.Kind.REPLAY && query.replayed() == null
-                ? query.withReplayed(Boolean.FALSE) : query;
-        long matching = archive.countDeadLetters(counted);
+        if (kind == BulkOperation.Kind.REPLAY && query.replayed() == null) {
+            // Left out, a replay takes the letters never replayed (so that repeating it replays nothing twice). Written
+            // into the filter itself, so that the count, the run and the recorded filter are one set of letters, and
+            // replayed: true means the replayed ones here as in the list and a purge.
+            query = query.withReplayed(Boolean.FALSE);
+        }
+        long matching = archive.countDeadLetters(query);
         if (Boolean.TRUE.equals(body.dryRun())) {
             return Response.ok(new BulkOperationView.DryRun(matching)).build();
         }

@@ -6,9 +6,9 @@ package io.delayq.service.deadletters;
  * @param topic           only this topic
  * @param from            died at or after
  * @param to              died before
- * @param includeReplayed replay: also those replayed before (default false); purge: ignored unless {@code replayed}
- *                        narrows it
- * @param replayed        purge only: true = only replayed ones, false = only never replayed ones
+ * @param includeReplayed replay: also those replayed before (default false); purge: ignored
+ * @param replayed        true = only replayed ones, false = only never replayed ones, as in the list; a replay
+ *                        without it takes the never replayed ones (all with {@code includeReplayed})
  * @param delayMs         replay only: run the replayed jobs this long from now
  * @param max             replay only: at most this many per request (default 1000, at most 10000)
  * @param cursor          replay only: the {@code nextCursor} of the previous answer, to go on after the dead letters it

@@ -181,7 +181,8 @@ public class DeadLettersResource {
 
     /**
      * Replays every dead letter matching a filter, newest first, at most {@code max} per request. Dead letters
-     * replayed before are skipped unless {@code includeReplayed}, so repeating the request replays nothing twice. A
+     * replayed before are skipped unless {@code includeReplayed} or {@code replayed: true} (only those) says
+     * otherwise, so repeating the request replays nothing twice. A
      * dead letter that cannot be replayed is reported in {@code failures} with the reason, and the others are
      * replayed all the same; {@code cursor: nextCursor} goes on after the letters taken, failed ones included.
      *
@@ -207,13 +208,29 @@ public class DeadLettersResource {
         if (cursor != null) {
             DeadLetterCursor.decode(cursor);
         }
-        var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), null,
+        var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), replayed(f),
                 DeadLetterQuery.DEFAULT_LIMIT, cursor);
-        var result = replayer.replayAll(query, f.delayMs(), Boolean.TRUE.equals(f.includeReplayed()), max);
+        var result = replayer.replayAll(query, f.delayMs(), true, max);
         if (result.replayed() > 0) {
             audit.record(caller, "dead-letters.replay", DeadLetterFilters.describe(query), result.replayed(), null);
         }
         return BulkReplayResponse.of(result);
+    }
+
+    /**
+     * Which letters a replay by filter takes: {@code replayed} as the list and a purge read it (true: the replayed
+     * ones, false: the never-replayed ones); left out, the never-replayed ones, or every letter with
+     * {@code includeReplayed: true}.
+     */
+    private static Boolean replayed(DeadLetterFilter f) {
+        if (f.replayed() == null) {
+            return Boolean.TRUE.equals(f.includeReplayed()) ? null : Boolean.FALSE;
+        }
+        if (f.replayed() && Boolean.FALSE.equals(f.includeReplayed())) {
+            throw new IllegalArgumentException("replayed: true takes the letters replayed before, which"
+                    + " includeReplayed: false leaves out; send one of them");
+        }
+        return f.replayed();
     }
 
     /**
