@@ -134,6 +134,36 @@ class BulkOperationsTest {
         assertThat(replayCount(topic, "fresh")).as("the never-replayed letter was not taken").isZero();
     }
 
+    /**
+     * {@code from=20260101} used to be read as epoch milliseconds (1970) and widen a purge to everything; times are
+     * RFC 3339 only, everywhere a filter is read, and anything else is a 422 naming the field.
+     */
+    @Test
+    void timesAreRfc3339OnlyAndDigitsAreRefusedNotReadAsEpochMilliseconds() {
+        letters.kill(topic, "a", "{}");
+        for (String bad : List.of("20260101", "1700000000000", "0", "2026-01-01", "yesterday")) {
+            assertTimeRefused(admin.get("/v1/admin/dead-letters?topic=" + topic + "&from=" + bad), "from", bad);
+            assertTimeRefused(admin.get("/v1/admin/dead-letters/groups?topic=" + topic + "&to=" + bad), "to", bad);
+            String filter = "{\"topic\":\"" + topic + "\",\"from\":\"" + bad + "\"}";
+            assertTimeRefused(bulk("purge", true, filter), "from", bad);
+            assertTimeRefused(bulk("purge", false, filter), "from", bad);
+            assertTimeRefused(bulk("replay", false, filter), "from", bad);
+            assertTimeRefused(admin.post("/v1/admin/dead-letters/purge", filter), "from", bad);
+            assertTimeRefused(admin.post("/v1/admin/dead-letters/replay", filter), "from", bad);
+        }
+        assertThat(letters.ids(topic)).as("nothing was purged").containsExactly("a");
+        assertThat(replayCount(topic, "a")).as("nothing was replayed").isZero();
+
+        assertThat(ids(admin.get("/v1/admin/dead-letters?topic=" + topic + "&from=2000-01-01T00:00:00%2B01:00"
+                + "&to=2999-12-31T23:59:59.999Z"))).as("RFC 3339, with an offset or Z").containsExactly("a");
+    }
+
+    private static void assertTimeRefused(Answer answer, String field, String value) {
+        assertThat(answer.status()).as(field + "=" + value + ": " + answer).isEqualTo(422);
+        assertThat(answer.contentType()).startsWith("application/problem+json");
+        assertThat(answer.detail()).startsWith(field + " '" + value + "'").contains("RFC 3339");
+    }
+
     private int replayCount(String t, String id) {
         return admin.get("/v1/admin/dead-letters/" + t + "/" + id).json().path("replayCount").asInt();
     }
