@@ -17,6 +17,7 @@ import io.delayq.core.TopicSettings;
 import io.delayq.core.TraceContext;
 import io.delayq.service.api.CallbackSpec;
 import io.delayq.service.history.TopicActivity;
+import io.delayq.service.http.Times;
 import io.dropwizard.util.Duration;
 
 import java.util.ArrayList;

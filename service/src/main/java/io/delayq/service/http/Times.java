@@ -1,4 +1,4 @@
-package io.delayq.service.jobs;
+package io.delayq.service.http;
 
 import io.delayq.core.JobRules;
 
@@ -8,7 +8,7 @@ import java.time.format.DateTimeParseException;
 import java.util.regex.Pattern;
 
 /** RFC 3339 timestamps of the API. */
-final class Times {
+public final class Times {
     /**
      * RFC 3339 years have four digits. {@code ISO_OFFSET_DATE_TIME} alone also reads signed years of up to nine
      * digits, whose epoch milliseconds do not fit a long ({@code +292278995-01-01T00:00:00Z}).
@@ -18,7 +18,7 @@ final class Times {
     private Times() {
     }
 
-    static long parseRfc3339(String field, String text) {
+    public static long parseRfc3339(String field, String text) {
         try {
             if (!FOUR_DIGIT_YEAR.matcher(text).matches()) {
                 throw new DateTimeParseException("the year must have four digits", text, 0);
