@@ -1,7 +1,7 @@
 package io.delayq.service.deadletters;
 
 /**
- * Which dead letters a bulk replay or purge takes. Times are RFC 3339 ({@code 2026-11-22T08:00:00Z}) or epoch ms.
+ * Which dead letters a bulk replay or purge takes. Times are RFC 3339 ({@code 2026-11-22T08:00:00Z}) only.
  *
  * @param topic           only this topic
  * @param from            died at or after

@@ -4,12 +4,12 @@ import io.delayq.core.JobRules;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.service.errors.InvalidFieldsException;
+import io.delayq.service.http.Times;
 import jakarta.ws.rs.core.MultivaluedMap;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -137,24 +137,12 @@ public final class DeadLetterFilters {
         return s == null || s.isBlank() ? null : s;
     }
 
-    /** RFC 3339 or epoch milliseconds. */
+    /**
+     * RFC 3339 only, as every time of the API. Digits alone are refused, not read as epoch milliseconds: {@code
+     * from=20260101} meant 1970 and widened a purge to every letter.
+     */
     static Long time(String name, String value) {
         String v = blankToNull(value);
-        if (v == null) {
-            return null;
-        }
-        if (v.chars().allMatch(Character::isDigit)) {
-            try {
-                return Long.parseLong(v);
-            } catch (NumberFormatException e) {
-                // too long for a long: fall through to the message below
-            }
-        }
-        try {
-            return Instant.parse(v).toEpochMilli();
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(name + " " + JobRules.quote(v) + " is not a time; use RFC 3339 like"
-                    + " 2026-11-22T08:00:00Z, or epoch milliseconds");
-        }
+        return v == null ? null : Times.parseRfc3339(name, v);
     }
 }

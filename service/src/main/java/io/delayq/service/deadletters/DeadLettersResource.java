@@ -305,7 +305,7 @@ public class DeadLettersResource {
         return DeadLetterFilters.blankToNull(s);
     }
 
-    /** RFC 3339 or epoch milliseconds. */
+    /** RFC 3339 only. */
     static Long time(String name, String value) {
         return DeadLetterFilters.time(name, value);
     }
