@@ -164,6 +164,51 @@ class BulkOperationsTest {
         assertThat(answer.detail()).startsWith(field + " '" + value + "'").contains("RFC 3339");
     }
 
+    /**
+     * Letters that die after an operator confirmed "purge 2 letters" used to be purged too. With
+     * {@code expectedCount} (the dashboard sends its dry run's count), more matching letters are a 409 and nothing is
+     * done; fewer are fine (someone else replayed or purged some meanwhile).
+     */
+    @Test
+    void aBulkOperationTakesNoMoreLettersThanTheOperatorConfirmed() {
+        letters.kill(topic, "a", "{}");
+        letters.kill(topic, "b", "{}");
+        String filter = "{\"topic\":\"" + topic + "\"}";
+        assertThat(bulk("purge", true, filter).json().path("matching").asLong()).isEqualTo(2);
+        letters.kill(topic, "late", "{}");
+
+        for (String kind : List.of("purge", "replay")) {
+            Answer refused = admin.post("/v1/admin/bulk-operations", "{\"kind\":\"" + kind + "\",\"filter\":"
+                    + filter + ",\"expectedCount\":2}");
+            assertThat(refused.status()).as(kind + ": " + refused).isEqualTo(409);
+            assertThat(refused.contentType()).startsWith("application/problem+json");
+            assertThat(refused.detail()).as(kind).contains("3").contains("expectedCount").contains("2");
+        }
+        Answer direct = admin.post("/v1/admin/dead-letters/purge", "{\"topic\":\"" + topic + "\",\"expectedCount\":2}");
+        assertThat(direct.status()).as(direct.toString()).isEqualTo(409);
+        for (String bad : List.of("-1", "\"2\"", "1.5")) {
+            Answer refused = admin.post("/v1/admin/bulk-operations", "{\"kind\":\"purge\",\"filter\":" + filter
+                    + ",\"expectedCount\":" + bad + "}");
+            assertThat(refused.status()).as(bad + ": " + refused).isIn(400, 422);
+            assertThat(refused.toString()).as(bad).contains("expectedCount");
+        }
+        assertThat(letters.ids(topic)).as("nothing was purged").hasSize(3);
+        for (String id : List.of("a", "b", "late")) {
+            assertThat(replayCount(topic, id)).as("nothing was replayed").isZero();
+        }
+        for (JsonNode op : admin.get("/v1/admin/bulk-operations?limit=200").json().path("items")) {
+            assertThat(op.path("filter").asText()).as("no operation was started").doesNotContain(topic);
+        }
+
+        Answer confirmed = admin.post("/v1/admin/bulk-operations", "{\"kind\":\"purge\",\"filter\":" + filter
+                + ",\"expectedCount\":3}");
+        assertThat(confirmed.status()).as(confirmed.toString()).isEqualTo(202);
+        assertThat(letters.awaitFinished(confirmed.json().path("id").asText()).path("done").asLong()).isEqualTo(3);
+        letters.kill(topic, "after", "{}");
+        assertThat(admin.post("/v1/admin/dead-letters/purge", "{\"topic\":\"" + topic + "\",\"expectedCount\":5}")
+                .json().path("purged").asLong()).as("fewer than confirmed is fine").isEqualTo(1);
+    }
+
     private int replayCount(String t, String id) {
         return admin.get("/v1/admin/dead-letters/" + t + "/" + id).json().path("replayCount").asInt();
     }

@@ -384,6 +384,42 @@ class DashboardBrowserTest {
         assertThat(admin.get("/v1/admin/dead-letters?topic=" + topic).json().path("items")).as("nothing purged").hasSize(2);
     }
 
+    /**
+     * The dashboard sends its dry run's count as {@code expectedCount}: a letter that dies while the confirmation is on
+     * the screen makes the API refuse (409), the page shows why and asks again with the new count, and nothing is
+     * purged until the operator confirms that.
+     */
+    @Test
+    @Order(8)
+    void aLetterDyingAfterTheConfirmationIsShownStopsThePurgeUntilConfirmedAgain() {
+        String topic = topic("confirmed");
+        for (int i = 1; i <= 2; i++) {
+            schedule(topic, "c-" + i, "{\"n\": " + i + "}", "/fail/" + topic, "\"maxAttempts\": 1");
+            awaitState(topic, "c-" + i, "DEAD");
+        }
+        Await.until("two letters archived", () -> admin.get("/v1/admin/dead-letters?topic=" + topic)
+                .json().path("items").size() == 2);
+
+        ui.signIn(TestApps.ADMIN);
+        ui.go("/dead-letters?topic=" + topic);
+        ui.awaitThat("two letters", d -> ui.all("letter-row").size() == 2);
+        ui.find("purge-filter").click();
+        ui.awaitThat("the confirmation for 2", d -> ui.text("confirm-text").startsWith("2 letters match"));
+
+        schedule(topic, "c-3", "{\"n\": 3}", "/fail/" + topic, "\"maxAttempts\": 1");
+        awaitState(topic, "c-3", "DEAD");
+        Await.until("the third letter archived", () -> admin.get("/v1/admin/dead-letters?topic=" + topic)
+                .json().path("items").size() == 3);
+        ui.find("confirm-yes").click();
+        ui.awaitThat("the refusal and a new confirmation for 3", d -> ui.visible("error-banner")
+                && ui.text("error-text").contains("409") && ui.text("confirm-text").startsWith("3 letters match"));
+        assertThat(admin.get("/v1/admin/dead-letters?topic=" + topic).json().path("items")).as("nothing purged yet").hasSize(3);
+
+        ui.find("confirm-yes").click();
+        ui.awaitThat("the purge of 3 done", d -> "done".equals(ui.find("bulk-operation").getAttribute("data-state")));
+        assertThat(ui.text("bulk-progress-text")).isEqualTo("3 / 3");
+    }
+
     /** A fresh topic with a name that reads well on a screenshot: {@code orders-1b2c3d4e}. */
     private static String topic(String name) {
         return name + "-" + TestApps.topic().replaceAll("[^0-9a-f]", "").substring(0, 8);
