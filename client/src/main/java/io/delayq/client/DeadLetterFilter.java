@@ -59,6 +59,14 @@ public final class DeadLetterFilter {
         return set("max", max);
     }
 
+    /**
+     * Purge: how many letters the operator confirmed (a count taken before); when more match, the service refuses
+     * with {@link ConflictException} and purges nothing.
+     */
+    public DeadLetterFilter expectedCount(long expectedCount) {
+        return set("expectedCount", expectedCount);
+    }
+
     @JsonValue
     Map<String, Object> json() {
         return fields;

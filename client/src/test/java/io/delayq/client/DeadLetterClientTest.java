@@ -70,6 +70,8 @@ class DeadLetterClientTest {
         kill("a", "1");
         kill("b", "2");
 
+        assertThatThrownBy(() -> client.purgeDeadLetters(DeadLetterFilter.topic(topic).expectedCount(1)))
+                .as("two match, one was confirmed").isInstanceOf(ConflictException.class);
         BulkReplayResult replayed = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(10));
         BulkReplayResult repeated = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(10));
         long purged = client.purgeDeadLetters(DeadLetterFilter.topic(topic));

@@ -6,37 +6,46 @@ import { Live } from './live.js';
 
 const VERB = { replay: 'replay', purge: 'purge' };
 
-/** Runs the dry-run / confirm / start / progress flow in panel; returns a function that stops its polling. */
+/**
+ * Runs the dry-run / confirm / start / progress flow in panel; returns a function that stops its polling. The start
+ * sends the confirmed count as expectedCount: when more letters match by then (some died meanwhile), the API refuses
+ * (409) and the flow counts again and asks anew.
+ */
 export function bulkFlow(panel, { kind, filter, what }, ctx) {
   let live = null;
   const stop = () => live && live.stop();
   panel.hidden = false;
   replace(panel, h('p', { class: 'muted' }, `Counting the dead letters of ${what}…`));
-  post('/v1/admin/bulk-operations', { kind, dryRun: true, filter }).then((dry) => {
-    const n = dry.matching;
-    const yes = h('button', { type: 'button', class: kind === 'purge' ? 'danger' : null, testid: 'confirm-yes', disabled: n === 0 },
-      `${kind === 'purge' ? 'Purge' : 'Replay'} ${num(n)} letter${n === 1 ? '' : 's'}`);
-    const no = h('button', { type: 'button', class: 'secondary', testid: 'confirm-no' }, 'Cancel');
-    replace(panel, h('div', { class: 'card confirm', testid: 'bulk-confirm', role: 'alertdialog', 'aria-label': `Confirm ${kind}` },
-      h('p', { testid: 'confirm-text' }, `${num(n)} letter${n === 1 ? '' : 's'} match${n === 1 ? 'es' : ''} — ${VERB[kind]} ${n === 1 ? 'it' : 'them'}?`),
-      h('p', { class: 'muted' }, what), yes, no));
-    no.addEventListener('click', () => { panel.hidden = true; replace(panel); });
-    yes.addEventListener('click', async () => {
-      yes.disabled = true;
-      try {
-        const op = await post('/v1/admin/bulk-operations', { kind, dryRun: false, filter });
-        ctx.clearError();
-        live = watch(panel, op, ctx);
-      } catch (e) {
-        ctx.showError(e);
-        yes.disabled = false;
-      }
-    });
-  }, (e) => {
-    ctx.showError(e);
-    panel.hidden = true;
-  });
+  confirm();
   return stop;
+
+  function confirm() {
+    post('/v1/admin/bulk-operations', { kind, dryRun: true, filter }).then((dry) => {
+      const n = dry.matching;
+      const yes = h('button', { type: 'button', class: kind === 'purge' ? 'danger' : null, testid: 'confirm-yes', disabled: n === 0 },
+        `${kind === 'purge' ? 'Purge' : 'Replay'} ${num(n)} letter${n === 1 ? '' : 's'}`);
+      const no = h('button', { type: 'button', class: 'secondary', testid: 'confirm-no' }, 'Cancel');
+      replace(panel, h('div', { class: 'card confirm', testid: 'bulk-confirm', role: 'alertdialog', 'aria-label': `Confirm ${kind}` },
+        h('p', { testid: 'confirm-text' }, `${num(n)} letter${n === 1 ? '' : 's'} match${n === 1 ? 'es' : ''} — ${VERB[kind]} ${n === 1 ? 'it' : 'them'}?`),
+        h('p', { class: 'muted' }, what), yes, no));
+      no.addEventListener('click', () => { panel.hidden = true; replace(panel); });
+      yes.addEventListener('click', async () => {
+        yes.disabled = true;
+        try {
+          const op = await post('/v1/admin/bulk-operations', { kind, dryRun: false, filter, expectedCount: n });
+          ctx.clearError();
+          live = watch(panel, op, ctx);
+        } catch (e) {
+          ctx.showError(e);
+          if (e.status === 409) confirm(); // more letters match than were confirmed: count again, ask again
+          else yes.disabled = false;
+        }
+      });
+    }, (e) => {
+      ctx.showError(e);
+      panel.hidden = true;
+    });
+  }
 }
 
 /** Shows one bulk operation and polls it every 2 s while it runs. */

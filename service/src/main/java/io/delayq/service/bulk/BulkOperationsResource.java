@@ -58,6 +58,7 @@ public class BulkOperationsResource {
      * <ul>
      *   <li>200 OK: a dry run, {@code {matching}}</li>
      *   <li>202 Accepted: started; {@code Location} is the operation</li>
+     *   <li>409 Conflict: more letters match than {@code expectedCount} (nothing was started)</li>
      *   <li>422: no or an unknown kind, a bad filter, or a purge without any filter</li>
      * </ul>
      */
@@ -77,6 +78,7 @@ public class BulkOperationsResource {
         if (body.delayMs() != null && (kind != BulkOperation.Kind.REPLAY || body.delayMs() < 0)) {
             throw new IllegalArgumentException("delayMs is only for a replay, and at least 0");
         }
+        Long expectedCount = DeadLetterFilters.expectedCount(body.expectedCount());
         if (kind == BulkOperation.Kind.REPLAY && query.replayed() == null) {
             // Left out, a replay takes the letters never replayed (so that repeating it replays nothing twice). Written
             // into the filter itself, so that the count, the run and the recorded filter are one set of letters, and
@@ -87,6 +89,7 @@ public class BulkOperationsResource {
         if (Boolean.TRUE.equals(body.dryRun())) {
             return Response.ok(new BulkOperationView.DryRun(matching)).build();
         }
+        DeadLetterFilters.checkExpectedCount(matching, expectedCount);
         long now = clock.getAsLong();
         String actor = caller.getUserPrincipal().getName();
         String filter = DeadLetterFilters.describe(query);

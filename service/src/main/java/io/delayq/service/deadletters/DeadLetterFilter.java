@@ -13,11 +13,13 @@ package io.delayq.service.deadletters;
  * @param max             replay only: at most this many per request (default 1000, at most 10000)
  * @param cursor          replay only: the {@code nextCursor} of the previous answer, to go on after the dead letters it
  *                        took (without it a replay starts from the newest, and tries failed ones again)
+ * @param expectedCount   purge only: how many letters the operator confirmed; more matching is a 409 and nothing
+ *                        is purged
  */
 public record DeadLetterFilter(String topic, String from, String to, Boolean includeReplayed, Boolean replayed,
-                               Long delayMs, Integer max, String cursor) {
+                               Long delayMs, Integer max, String cursor, Long expectedCount) {
 
     static DeadLetterFilter none() {
-        return new DeadLetterFilter(null, null, null, null, null, null, null, null);
+        return new DeadLetterFilter(null, null, null, null, null, null, null, null, null);
     }
 }

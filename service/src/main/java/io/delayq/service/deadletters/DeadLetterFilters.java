@@ -5,7 +5,9 @@ import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.service.errors.InvalidFieldsException;
 import io.delayq.service.http.Times;
+import jakarta.ws.rs.ClientErrorException;
 import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -104,6 +106,30 @@ public final class DeadLetterFilters {
                     : payloadField.isBlank() ? "payloadField is empty" : "payloadValue is missing")
                     + ", and one half alone would not narrow the filter (in a query, payload.<field>=<value> gives"
                     + " both)", "payloadField", "payloadValue");
+        }
+    }
+
+    /**
+     * An {@code expectedCount}: absent, or the count of a dry run the operator confirmed (0 or more; 422 otherwise).
+     */
+    public static Long expectedCount(Long expectedCount) {
+        if (expectedCount != null && expectedCount < 0) {
+            throw new IllegalArgumentException("expectedCount is " + expectedCount + "; send the count the dry run"
+                    + " answered (0 or more), or leave it out");
+        }
+        return expectedCount;
+    }
+
+    /**
+     * Refuses (409) to act on more letters than the operator confirmed: letters that died after the dry run must not
+     * be replayed or purged in a confirmation that never counted them. Fewer are fine (others replayed or purged some
+     * meanwhile).
+     */
+    public static void checkExpectedCount(long matching, Long expectedCount) {
+        if (expectedCount != null && matching > expectedCount) {
+            throw new ClientErrorException(matching + " letters match the filter now, more than the " + expectedCount
+                    + " confirmed (expectedCount): letters died since the dry run. Nothing was done; run the dry run"
+                    + " again and confirm its count", Response.Status.CONFLICT);
         }
     }
 

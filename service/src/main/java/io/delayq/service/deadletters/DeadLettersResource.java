@@ -199,6 +199,10 @@ public class DeadLettersResource {
     @ExceptionMetered
     public BulkReplayResponse replayMany(@Context SecurityContext caller, DeadLetterFilter filter) {
         DeadLetterFilter f = filter == null ? DeadLetterFilter.none() : filter;
+        if (f.expectedCount() != null) {
+            throw new IllegalArgumentException("expectedCount is for a purge; a replay by filter takes at most max"
+                    + " letters per request (or start a bulk operation, which takes an expectedCount)");
+        }
         int max = f.max() == null ? DEFAULT_BULK_MAX : f.max();
         if (max < 1 || max > MAX_BULK_MAX) {
             throw new IllegalArgumentException("max is " + max + "; use 1 to " + MAX_BULK_MAX
@@ -264,6 +268,7 @@ public class DeadLettersResource {
      *
      * <ul>
      *   <li>200 OK: {@code {purged}}</li>
+     *   <li>409 Conflict: more letters match than {@code expectedCount} (nothing was purged)</li>
      *   <li>422 Unprocessable Content: no filter, or a bad topic or time</li>
      * </ul>
      */
@@ -278,6 +283,10 @@ public class DeadLettersResource {
         if (query.isUnfiltered()) {
             throw new IllegalArgumentException("give at least one of topic, from, to or replayed; to purge every dead"
                     + " letter, send {\"to\": \"<a time after the newest>\"}");
+        }
+        Long expectedCount = DeadLetterFilters.expectedCount(f.expectedCount());
+        if (expectedCount != null) {
+            DeadLetterFilters.checkExpectedCount(archive.countDeadLetters(query), expectedCount);
         }
         long purged = archive.purgeDeadLetters(query);
         audit.record(caller, "dead-letters.purge", DeadLetterFilters.describe(query), purged, null);

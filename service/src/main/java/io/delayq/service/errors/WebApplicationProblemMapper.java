@@ -92,6 +92,7 @@ public final class WebApplicationProblemMapper extends ProblemMapper<WebApplicat
             case 404 -> "not-found";
             case 405 -> "method-not-allowed";
             case 406 -> "not-acceptable";
+            case 409 -> "conflict";
             case 413 -> "request-too-large";
             case 415 -> "unsupported-media-type";
             case 429 -> "too-many-requests";
