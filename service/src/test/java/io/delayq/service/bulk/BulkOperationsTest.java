@@ -209,6 +209,29 @@ class BulkOperationsTest {
                 .json().path("purged").asLong()).as("fewer than confirmed is fine").isEqualTo(1);
     }
 
+    /** A cancel is accepted only where it can stop something: a finished operation answers 409, not "cancelling". */
+    @Test
+    void aFinishedOperationCannotBeCancelled() {
+        letters.kill(topic, "a", "{}");
+        Answer started = admin.post("/v1/admin/bulk-operations", "{\"kind\":\"replay\",\"filter\":{\"topic\":\""
+                + topic + "\"},\"expectedCount\":1}");
+        String op = started.json().path("id").asText();
+        assertThat(letters.awaitFinished(op).path("state").asText()).isEqualTo("done");
+
+        Answer cancel = admin.post("/v1/admin/bulk-operations/" + op + "/cancel", "");
+        assertThat(cancel.status()).as(cancel.toString()).isEqualTo(409);
+        assertThat(cancel.detail()).contains("done");
+        JsonNode after = admin.get("/v1/admin/bulk-operations/" + op).json();
+        assertThat(after.path("cancelRequested").asBoolean()).isFalse();
+        assertThat(after.path("cancellable").asBoolean(true)).isFalse();
+        for (JsonNode entry : admin.get("/v1/admin/audit?limit=200").json().path("items")) {
+            if (entry.path("detail").asText().contains(op)) {
+                assertThat(entry.path("action").asText()).as("audited: " + entry).isNotEqualTo("bulk.cancel");
+            }
+        }
+        assertThat(admin.post("/v1/admin/bulk-operations/0000-no-such/cancel", "").status()).isEqualTo(404);
+    }
+
     private int replayCount(String t, String id) {
         return admin.get("/v1/admin/dead-letters/" + t + "/" + id).json().path("replayCount").asInt();
     }
