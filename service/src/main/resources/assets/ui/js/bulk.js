@@ -81,9 +81,13 @@ export function progress(op) {
     op.failed ? h('span', { class: 'badge badge-bad' }, `${num(op.failed)} failed`) : null);
 }
 
-/** Cancel, for a running operation of an admin; absent otherwise. */
+/**
+ * Cancel, for an operation the API says it can still stop (a running replay: cancellable), or "Cancelling…" once asked;
+ * absent otherwise (a purge cannot be cancelled; a finished one has nothing to cancel).
+ */
 export function cancelButton(op, ctx, onCancelled) {
-  if (op.state !== 'running') return null;
+  const asked = op.cancelRequested && (op.state === 'running' || op.state === 'stalled');
+  if (!op.cancellable && !asked) return null;
   const button = h('button', { type: 'button', class: 'danger', testid: 'bulk-cancel', disabled: !ctx.can.admin || op.cancelRequested,
     title: ctx.can.admin ? null : 'read-only: needs the admin role' }, op.cancelRequested ? 'Cancelling…' : 'Cancel operation');
   button.addEventListener('click', async () => {

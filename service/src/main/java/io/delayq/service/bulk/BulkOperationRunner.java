@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -21,19 +22,24 @@ import java.util.function.LongSupplier;
  * pause between them (so an operation over 100,000 letters does not crowd out delivery or the archiver), reporting
  * progress to the archive's {@link OperatorLog} after each batch, where every instance reads it, and stopping at the
  * next batch when any instance has asked to cancel. A purge is one purge by the filter (the archive batches it), so it
- * reports once and cannot be cancelled half-way. An operation whose instance dies stays {@code RUNNING} in the log and is shown as
+ * cannot be cancelled (the resource refuses with 409) and reports its count once, at the end; while the archive works
+ * on it, a {@link Heartbeat} reports it alive every {@link #HEARTBEAT_MS} ms, so that a long purge is not shown as
+ * stalled. An operation whose instance dies stays {@code RUNNING} in the log and is shown as
  * stalled; replaying its filter again is safe (its filter says replayed=false unless it was started for the replayed
  * letters, so a repeat skips the letters replayed already).
  */
 public final class BulkOperationRunner implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(BulkOperationRunner.class);
     static final int BATCH = 100;
+    /** How often a purge in progress says it is alive: three times within the time after which it looks stalled. */
+    static final long HEARTBEAT_MS = BulkOperation.STALE_AFTER_MS / 3;
 
     private final JobArchive archive;
     private final DeadLetterReplayer replayer;
     private final LongSupplier clock;
     private final long pauseMs;
     private final ExecutorService workers;
+    private final ScheduledExecutorService heartbeats;
 
     /**
      * @param pauseMs pause between batches: the throttle ({@code BATCH} letters per pause at most)
@@ -45,6 +51,11 @@ public final class BulkOperationRunner implements Managed {
         this.pauseMs = pauseMs;
         this.workers = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "delayq-bulk-operation");
+            t.setDaemon(true);
+            return t;
+        });
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "delayq-bulk-heartbeat");
             t.setDaemon(true);
             return t;
         });
@@ -83,7 +94,9 @@ public final class BulkOperationRunner implements Managed {
                     // One purge by the filter itself: exact (a purge per job id of a listed page would also remove
                     // that id's letters outside the filter) and one archive call, which purges in bounded batches
                     // on its side. Its progress is reported once, when it returns.
-                    done += archive.purgeDeadLetters(query);
+                    try (Heartbeat alive = new Heartbeat(heartbeats, log, op, clock, HEARTBEAT_MS)) {
+                        done += archive.purgeDeadLetters(query);
+                    }
                     finished = true;
                 }
                 Optional<BulkOperation> stored = log.report(op.progressed(done, failed, error, clock.getAsLong()));
@@ -124,6 +137,7 @@ public final class BulkOperationRunner implements Managed {
 
     @Override
     public void stop() throws InterruptedException {
+        heartbeats.shutdownNow();
         workers.shutdownNow();
         workers.awaitTermination(5, TimeUnit.SECONDS);
     }

@@ -12,6 +12,7 @@ import io.delayq.service.auth.Role;
 import io.delayq.service.deadletters.DeadLetterFilters;
 import io.delayq.service.http.RangeParams;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.ClientErrorException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -123,17 +124,41 @@ public class BulkOperationsResource {
                 clock.getAsLong());
     }
 
-    /** Asks the running operation to stop at its next batch; a finished one is answered as it is. 404 if unknown. */
+    /**
+     * Asks a running replay to stop at its next batch. Only what can stop is accepted (and audited):
+     *
+     * <ul>
+     *   <li>200 OK: the operation, {@code cancelRequested} (asked now, or by an earlier cancel)</li>
+     *   <li>404 Not Found: no operation of that id</li>
+     *   <li>409 Conflict: a purge (one archive call: it cannot stop half-way) or an operation that has finished</li>
+     * </ul>
+     */
     @POST
     @Path("{id}/cancel")
     @Timed
     public BulkOperationView cancel(@Context SecurityContext caller, @PathParam("id") String id) {
-        BulkOperation op = archive.operatorLog().requestCancel(checkId(id)).orElseThrow(() -> notFound(id));
-        if (op.cancelRequested() && !op.state().finished()) {
+        String checked = checkId(id);
+        BulkOperation op = archive.operatorLog().operation(checked).orElseThrow(() -> notFound(id));
+        refuseUncancellable(op);
+        if (!op.cancelRequested()) {
+            op = archive.operatorLog().requestCancel(checked).orElseThrow(() -> notFound(id));
+            refuseUncancellable(op); // it finished meanwhile
             audit.record(caller, "bulk.cancel", op.filter(), op.done(), op.kind().name().toLowerCase(Locale.ROOT)
                     + " " + op.id());
         }
         return BulkOperationView.of(op, clock.getAsLong());
+    }
+
+    private static void refuseUncancellable(BulkOperation op) {
+        if (op.state().finished()) {
+            throw new ClientErrorException("bulk operation " + op.id() + " is " + op.state().name()
+                    .toLowerCase(Locale.ROOT) + ": there is nothing left to cancel", Response.Status.CONFLICT);
+        }
+        if (op.kind() == BulkOperation.Kind.PURGE) {
+            throw new ClientErrorException("bulk operation " + op.id() + " is a purge, which cannot be cancelled: it is"
+                    + " one purge by its filter in the archive and ends by itself (its letters are gone when it is"
+                    + " done)", Response.Status.CONFLICT);
+        }
     }
 
     private static BulkOperation.Kind kind(String kind) {
