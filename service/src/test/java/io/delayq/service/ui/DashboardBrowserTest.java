@@ -420,6 +420,37 @@ class DashboardBrowserTest {
         assertThat(ui.text("bulk-progress-text")).isEqualTo("3 / 3");
     }
 
+    /** A job rescheduled and cancelled from the job page is in the audit log, with who did it. */
+    @Test
+    @Order(9)
+    void aJobRescheduledAndCancelledFromTheDashboardIsAudited() {
+        String topic = topic("audited");
+        schedule(topic, "waiting", "{\"n\": 1}", "/ok/" + topic, "\"delayMs\": 600000");
+
+        ui.signIn(TestApps.ADMIN);
+        ui.go("/jobs/" + topic + "/waiting");
+        ui.awaitThat("the job page", d -> "SCHEDULED".equals(ui.text("job-state")));
+        ui.find("job-reschedule").click();
+        ui.awaitThat("the reschedule is audited", d -> auditActions(topic + "/waiting").contains("job.reschedule"));
+        ui.awaitThat("the job page again", d -> ui.find("job-cancel").isEnabled());
+        ui.find("job-cancel").click();
+        ui.awaitThat("the job is cancelled", d -> "CANCELLED".equals(ui.text("job-state")));
+        ui.go("/audit");
+        ui.awaitThat("the audit page lists the cancel", d -> ui.all("audit-row").stream()
+                .anyMatch(r -> "job.cancel".equals(r.getAttribute("data-action"))
+                        && r.findElement(testId("audit-target")).getText().equals(topic + "/waiting")));
+    }
+
+    private List<String> auditActions(String target) {
+        List<String> actions = new java.util.ArrayList<>();
+        admin.get("/v1/admin/audit?limit=200").json().path("items").forEach(e -> {
+            if (e.path("target").asText().equals(target)) {
+                actions.add(e.path("action").asText());
+            }
+        });
+        return actions;
+    }
+
     /** A fresh topic with a name that reads well on a screenshot: {@code orders-1b2c3d4e}. */
     private static String topic(String name) {
         return name + "-" + TestApps.topic().replaceAll("[^0-9a-f]", "").substring(0, 8);
