@@ -160,7 +160,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
      */
     private static void registerOperatorApi(Environment environment, JobStore store, JobArchive archive,
                                             DeadLetterReplayer replayer, AuditTrail audit) {
-        BulkOperationRunner runner = new BulkOperationRunner(archive, replayer, System::currentTimeMillis,
+        BulkOperationRunner runner = new BulkOperationRunner(archive, replayer, audit, System::currentTimeMillis,
                 BULK_PAUSE_MS);
         environment.lifecycle().manage(runner);
         JerseyEnvironment jersey = environment.jersey();
@@ -188,7 +188,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
 
         JerseyEnvironment jersey = environment.jersey();
         jersey.register(new JobsResource(store, new JobLookup(store, archive), scheduler,
-                config.getLimits().getMaxBatchSize()));
+                config.getLimits().getMaxBatchSize(), audit));
         jersey.register(new TopicsResource(store));
         jersey.register(new TopicResource(store, new TopicSettingsUpdate(environment.getObjectMapper(), scheduler),
                 rules, topic -> {

@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param at     epoch ms
  * @param actor  the token name that did it
  * @param action what, e.g. {@code topic.settings}, {@code topic.pause}, {@code dead-letter.replay},
- *               {@code dead-letters.purge}, {@code bulk.start}, {@code bulk.cancel}, {@code job.cancel}
+ *               {@code dead-letters.purge}, {@code bulk.start}, {@code bulk.cancel}, {@code bulk.finish},
+ *               {@code job.cancel}, {@code job.reschedule}
  * @param target what it was done to: a topic, a dead letter's key, a job ref, or a filter as a query string
  * @param count  how many jobs or letters it changed
  * @param detail a short human description, or {@code null}

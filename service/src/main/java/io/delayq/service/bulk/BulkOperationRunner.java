@@ -6,10 +6,12 @@ import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.OperatorLog;
+import io.delayq.service.audit.AuditTrail;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,17 +38,22 @@ public final class BulkOperationRunner implements Managed {
 
     private final JobArchive archive;
     private final DeadLetterReplayer replayer;
+    private final AuditTrail audit;
     private final LongSupplier clock;
     private final long pauseMs;
     private final ExecutorService workers;
     private final ScheduledExecutorService heartbeats;
 
     /**
+     * @param audit   where the end of each operation is recorded, with its final count (its start records the dry
+     *                run's count)
      * @param pauseMs pause between batches: the throttle ({@code BATCH} letters per pause at most)
      */
-    public BulkOperationRunner(JobArchive archive, DeadLetterReplayer replayer, LongSupplier clock, long pauseMs) {
+    public BulkOperationRunner(JobArchive archive, DeadLetterReplayer replayer, AuditTrail audit, LongSupplier clock,
+                               long pauseMs) {
         this.archive = archive;
         this.replayer = replayer;
+        this.audit = audit;
         this.clock = clock;
         this.pauseMs = pauseMs;
         this.workers = Executors.newFixedThreadPool(2, r -> {
@@ -108,11 +115,13 @@ public final class BulkOperationRunner implements Managed {
                 if (finished) {
                     log.report(op.finished(BulkOperation.State.DONE, clock.getAsLong()));
                     LOG.info("bulk operation {} ({}) done: {} done, {} failed", op.id(), op.kind(), done, failed);
+                    audited(op, BulkOperation.State.DONE);
                     return;
                 }
                 if (op.cancelRequested()) {
                     log.report(op.finished(BulkOperation.State.CANCELLED, clock.getAsLong()));
                     LOG.info("bulk operation {} cancelled after {} letters", op.id(), done);
+                    audited(op, BulkOperation.State.CANCELLED);
                     return;
                 }
                 Thread.sleep(pauseMs);
@@ -127,12 +136,25 @@ public final class BulkOperationRunner implements Managed {
     }
 
     private void reportFailure(OperatorLog log, BulkOperation op, long done, long failed, String why) {
+        BulkOperation failedOp = op.progressed(done, failed, why, clock.getAsLong());
         try {
-            log.report(op.progressed(done, failed, why, clock.getAsLong())
-                    .finished(BulkOperation.State.FAILED, clock.getAsLong()));
+            log.report(failedOp.finished(BulkOperation.State.FAILED, clock.getAsLong()));
         } catch (RuntimeException e) {
             LOG.warn("could not record that bulk operation {} failed ({}); it shows as stalled", op.id(), why);
         }
+        audited(failedOp, BulkOperation.State.FAILED);
+    }
+
+    /**
+     * The audit entry of an operation's end: what it finally did ({@code bulk.start} recorded only the dry run's
+     * count), by who started it, on its filter.
+     */
+    private void audited(BulkOperation op, BulkOperation.State end) {
+        String kind = op.kind().name().toLowerCase(Locale.ROOT);
+        audit.record(op.startedBy(), "bulk.finish", op.filter(), op.done(), kind + " " + op.id() + ": "
+                + end.name().toLowerCase(Locale.ROOT) + ", " + op.done() + " done, " + op.failed() + " failed ("
+                + op.total() + " matched at the start)" + (op.lastError() == null ? "" : "; last error: "
+                + op.lastError()));
     }
 
     @Override

@@ -3,12 +3,14 @@ package io.delayq.service.jobs;
 import com.codahale.metrics.annotation.ExceptionMetered;
 import com.codahale.metrics.annotation.Timed;
 import io.delayq.core.EnqueueResult;
+import io.delayq.core.Job;
 import io.delayq.core.JobRef;
 import io.delayq.core.JobStore;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.TraceContext;
 import io.delayq.service.api.JobView;
+import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.Role;
 import io.delayq.service.errors.Problem;
 import io.delayq.service.jobs.JobScheduler.BatchOutcome;
@@ -21,8 +23,10 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriBuilder;
 
 import java.net.URI;
@@ -53,13 +57,18 @@ public class JobsResource {
     private final JobLookup lookup;
     private final JobScheduler scheduler;
     private final int maxBatchSize;
+    private final AuditTrail audit;
 
-    /** {@code store} serves cancel; {@code lookup} serves {@code GET} (the store, else the archive). */
-    public JobsResource(JobStore store, JobLookup lookup, JobScheduler scheduler, int maxBatchSize) {
+    /**
+     * {@code store} serves cancel; {@code lookup} serves {@code GET} (the store, else the archive); {@code audit}
+     * records the cancels and reschedules of operators.
+     */
+    public JobsResource(JobStore store, JobLookup lookup, JobScheduler scheduler, int maxBatchSize, AuditTrail audit) {
         this.store = store;
         this.lookup = lookup;
         this.scheduler = scheduler;
         this.maxBatchSize = maxBatchSize;
+        this.audit = audit;
     }
 
     /**
@@ -178,8 +187,13 @@ public class JobsResource {
     @Path("jobs/{id}")
     @Timed
     @ExceptionMetered
-    public Response cancel(@PathParam("topic") String topic, @PathParam("id") String id) {
-        store.cancel(JobScheduler.check(new JobRef(topic, id)));
+    public Response cancel(@Context SecurityContext caller, @PathParam("topic") String topic,
+                           @PathParam("id") String id) {
+        JobRef ref = JobScheduler.check(new JobRef(topic, id));
+        store.cancel(ref);
+        if (byOperator(caller)) {
+            audit.record(caller, "job.cancel", ref.toString(), 1, null);
+        }
         return Response.noContent().build();
     }
 
@@ -197,9 +211,23 @@ public class JobsResource {
     @Path("jobs/{id}/reschedule")
     @Timed
     @ExceptionMetered
-    public JobView reschedule(@PathParam("topic") String topic, @PathParam("id") String id,
-                              RescheduleRequest request) {
-        return JobView.of(scheduler.reschedule(new JobRef(topic, id), request));
+    public JobView reschedule(@Context SecurityContext caller, @PathParam("topic") String topic,
+                              @PathParam("id") String id, RescheduleRequest request) {
+        Job job = scheduler.reschedule(new JobRef(topic, id), request);
+        if (byOperator(caller)) {
+            audit.record(caller, "job.reschedule", job.ref().toString(), 1, "now due at " + JobView.time(job.runAt()));
+        }
+        return JobView.of(job);
+    }
+
+    /**
+     * Whether a change of one job is an operator's (a token with the admin role, as the dashboard's cancel and
+     * reschedule are) and so goes to the audit log. A producer cancelling its own jobs is the application at work, as
+     * often as it schedules them: an audit entry each would cost an archive write per call and bury the operators'
+     * actions.
+     */
+    private static boolean byOperator(SecurityContext caller) {
+        return caller != null && caller.isUserInRole(Role.ADMIN);
     }
 
     /**

@@ -63,8 +63,9 @@ export function mount(root, { topic, id }, ctx) {
     const stateClass = job.state === 'DEAD' ? 'badge-bad' : job.state === 'SUCCEEDED' ? 'badge-ok' : job.state === 'CANCELLED' ? '' : 'badge-warn';
     const field = (label, value, testid) => [h('dt', {}, label), h('dd', { testid }, value === undefined || value === null || value === '' ? '—' : value)];
     const delay = h('input', { id: 'reschedule-delay', type: 'number', min: 0, step: 1000, value: 60000, testid: 'reschedule-delay' });
-    const mayChange = ctx.can.producer && !finished;
-    const why = ctx.can.producer ? 'the job has finished' : 'read-only: needs the producer or admin role';
+    // An operator's change of a job, audited by the API for admin tokens: offered to those only.
+    const mayChange = ctx.can.admin && !finished;
+    const why = ctx.can.admin ? 'the job has finished' : 'needs the admin role (an operator\'s change, audited)';
     const cancel = h('button', { type: 'button', class: 'danger', testid: 'job-cancel', disabled: !mayChange, title: mayChange ? null : why }, 'Cancel job');
     const reschedule = h('button', { type: 'button', class: 'secondary', testid: 'job-reschedule', disabled: !mayChange, title: mayChange ? null : why }, 'Reschedule');
     cancel.addEventListener('click', () => act(() => del(base)));
