@@ -451,6 +451,28 @@ class DashboardBrowserTest {
         return actions;
     }
 
+    /** Header values are write-only: the job and topic pages show the header names with the values masked. */
+    @Test
+    @Order(10)
+    void theJobAndTopicPagesShowHeaderNamesWithTheValuesMasked() {
+        String topic = topic("masked");
+        assertThat(admin.put("/v1/topics/" + topic, "{\"callback\": {\"url\": \"" + RECEIVER.url("/ok/" + topic)
+                + "\", \"headers\": {\"X-Topic-Key\": \"topic-secret-9\"}}}").status()).isEqualTo(200);
+        Answer created = admin.post("/v1/topics/" + topic + "/jobs", "{\"id\": \"secretive\", \"payload\": {},"
+                + " \"delayMs\": 600000, \"callback\": {\"url\": \"" + RECEIVER.url("/ok/" + topic)
+                + "\", \"headers\": {\"X-Job-Key\": \"job-secret-9\"}}}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+
+        ui.signIn(TestApps.ADMIN);
+        ui.go("/jobs/" + topic + "/secretive");
+        ui.awaitThat("the job page", d -> "SCHEDULED".equals(ui.text("job-state")));
+        assertThat(ui.text("job-callback")).contains("X-Job-Key: ********").doesNotContain("job-secret-9");
+        ui.go("/topics/" + topic);
+        ui.awaitThat("the topic's settings", d -> ui.text("settings").contains("X-Topic-Key"));
+        assertThat(ui.text("settings")).contains("X-Topic-Key: ********").doesNotContain("topic-secret-9");
+        assertThat(browser.getPageSource()).doesNotContain("secret-9");
+    }
+
     /** A fresh topic with a name that reads well on a screenshot: {@code orders-1b2c3d4e}. */
     private static String topic(String name) {
         return name + "-" + TestApps.topic().replaceAll("[^0-9a-f]", "").substring(0, 8);
