@@ -191,7 +191,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                 config.getLimits().getMaxBatchSize(), audit));
         jersey.register(new TopicsResource(store));
         jersey.register(new TopicResource(store, new TopicSettingsUpdate(environment.getObjectMapper(), scheduler),
-                rules, topic -> {
+                topic -> {
                     scheduler.settingsChanged(topic);
                     engine.wake(topic);
                 }, audit));

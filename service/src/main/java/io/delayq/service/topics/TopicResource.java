@@ -35,22 +35,20 @@ import java.util.function.UnaryOperator;
 public class TopicResource {
     private final JobStore store;
     private final TopicSettingsUpdate update;
-    private final JobRules rules;
     private final Consumer<String> settingsChanged;
     private final AuditTrail audit;
 
     /**
-     * @param rules           the limits a topic's backoff is held to, as a job's is
+     * @param update          reads and checks a PUT body (a topic's backoff is held to the limits a job's is)
      * @param settingsChanged told after each change, so that this instance's scheduler resolves its next jobs against
      *                        the new settings and its delivery engine re-reads them and looks for due jobs now (a
      *                        resumed topic, a new default callback) rather than later
      * @param audit           where each change is recorded (who, what)
      */
-    public TopicResource(JobStore store, TopicSettingsUpdate update, JobRules rules, Consumer<String> settingsChanged,
+    public TopicResource(JobStore store, TopicSettingsUpdate update, Consumer<String> settingsChanged,
                          AuditTrail audit) {
         this.store = store;
         this.update = update;
-        this.rules = rules;
         this.settingsChanged = settingsChanged;
         this.audit = audit;
     }
@@ -92,10 +90,6 @@ public class TopicResource {
             throw new IllegalArgumentException("a JSON object is required, e.g. {\"paused\": false}");
         }
         UnaryOperator<TopicSettings> change = update.change(body);
-        if (body.has("backoff")) {
-            // A backoff sent now meets today's limits; one stored before them does not block other changes.
-            rules.checkBackoff(change.apply(TopicSettings.empty()).backoff());
-        }
         // Applied by the store to the settings as they are when it writes: a concurrent PUT of other fields survives.
         store.updateSettings(topic, change);
         settingsChanged.accept(topic);

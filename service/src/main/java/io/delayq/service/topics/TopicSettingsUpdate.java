@@ -26,11 +26,6 @@ public final class TopicSettingsUpdate {
         this.scheduler = scheduler;
     }
 
-    /**
-     * The change a body makes, for {@link io.delayq.core.JobStore#updateSettings}: every value is checked now, once,
-     * and the change sets only the fields the body names, on whatever settings are current when the store writes, so
-     * that a concurrent update of other fields survives.
-     */
     /** A receiver that answered 202 gets between a second and a day to confirm; {@code null} stays {@code null}. */
     static Long checkAsyncAckTimeout(Duration timeout) {
         if (timeout == null) {
@@ -43,12 +38,18 @@ public final class TopicSettingsUpdate {
         return ms;
     }
 
+    /**
+     * The change a body makes, for {@link io.delayq.core.JobStore#updateSettings}: every value is checked now, once,
+     * and the change sets only the fields the body names, on whatever settings are current when the store writes, so
+     * that a concurrent update of other fields survives.
+     */
     public UnaryOperator<TopicSettings> change(ObjectNode body) throws JsonProcessingException {
         TopicSettingsRequest request = mapper.treeToValue(body, TopicSettingsRequest.class);
         TopicSettings given = new TopicSettings(
                 body.has("callback") ? scheduler.callback(request.callback()) : null,
                 body.has("maxAttempts") ? scheduler.checkMaxAttempts(request.maxAttempts()) : null,
-                body.has("backoff") ? request.backoff() : null,
+                // Held to today's limits when sent; one stored before them does not block other changes.
+                body.has("backoff") ? scheduler.checkBackoff(request.backoff()) : null,
                 body.has("timeout") ? JobScheduler.checkTimeout(request.timeout()) : null,
                 body.has("paused") ? request.paused() : null,
                 body.has("archiveSucceeded") ? request.archiveSucceeded() : null,
