@@ -11,6 +11,12 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record Callback(String url, Map<String, String> headers) {
+    /**
+     * What is shown in place of a header value wherever a callback is shown (the API's views, logs): header values are
+     * the receivers' credentials, write-only; only delivery reads them.
+     */
+    public static final String MASKED_VALUE = "********";
+
     public Callback {
         if (url == null) {
             throw new IllegalArgumentException("callback.url is required, e.g. \"https://example.com/hooks/delayq\"");
@@ -28,5 +34,17 @@ public record Callback(String url, Map<String, String> headers) {
 
     public static Callback of(String url) {
         return new Callback(url, Map.of());
+    }
+
+    /** The URL and the header names, each value {@link #MASKED_VALUE}: a log line that prints a job leaks no value. */
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder("Callback[url=").append(url).append(", headers={");
+        String separator = "";
+        for (String name : headers.keySet()) {
+            out.append(separator).append(name).append('=').append(MASKED_VALUE);
+            separator = ", ";
+        }
+        return out.append("}]").toString();
     }
 }

@@ -24,4 +24,13 @@ class CallbackTest {
                 .hasMessageContaining("header name is null");
         assertThat(new Callback("http://h/", null).headers()).isEmpty();
     }
+
+    /** A job or a callback in a log line names its headers but never shows a value (the receiver's credential). */
+    @Test
+    void itsTextNamesTheHeadersAndMasksTheirValues() {
+        Callback callback = new Callback("https://h/hook", Map.of("Authorization", "Bearer s3cret"));
+        assertThat(callback.toString()).isEqualTo("Callback[url=https://h/hook, headers={Authorization=********}]");
+        assertThat(new TopicSettings(callback, null, null, null, null, null).toString())
+                .doesNotContain("s3cret").contains("Authorization=********");
+    }
 }

@@ -83,3 +83,13 @@ export function table(headers, rows, attrs = {}) {
 export function emptyRow(span, text) {
   return h('tr', {}, h('td', { colspan: span, class: 'muted' }, text));
 }
+
+/**
+ * A callback or onDead target as text: its URL and its header names. The API shows header values masked
+ * ("********": they are the receiver's credentials, write-only), and so does this.
+ */
+export function callbackText(callback) {
+  if (!callback) return null;
+  const headers = Object.entries(callback.headers || {}).map(([name, value]) => `${name}: ${value}`);
+  return headers.length ? `${callback.url} · ${headers.join(', ')}` : callback.url;
+}

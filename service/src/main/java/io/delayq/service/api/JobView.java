@@ -22,7 +22,7 @@ import java.util.List;
  * @param payload     the payload, verbatim
  * @param attempts    attempts started so far
  * @param maxAttempts attempts allowed in all
- * @param callback    its own callback, when it has one
+ * @param callback    its own callback, when it has one; header values masked ({@link HeaderValues})
  * @param backoff     its own backoff, when it has one
  * @param timeoutMs   its own attempt timeout in ms, when it has one
  * @param broadcast   whether it goes to every event subscriber
@@ -33,7 +33,8 @@ import java.util.List;
  * @param history     the last attempts, oldest first
  * @param traceparent the W3C traceparent it was enqueued with, when any
  * @param tracestate  the tracestate that came with it, when any
- * @param onDead      its own dead-notice target, when it has one (on a dead letter: the target that applied)
+ * @param onDead      its own dead-notice target, when it has one (on a dead letter: the target that applied);
+ *                    header values masked
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobView(
@@ -77,11 +78,12 @@ public record JobView(
 
     public static JobView of(Job job) {
         return new JobView(job.topic(), job.id(), job.state(), time(job.runAt()), job.payload(), job.attempts(),
-                job.maxAttempts(), job.callback(), job.backoff(), job.timeoutMs(), job.broadcast(), job.delivery(),
+                job.maxAttempts(), HeaderValues.masked(job.callback()), job.backoff(), job.timeoutMs(), job.broadcast(),
+                job.delivery(),
                 time(job.createdAt()), job.finishedAt() == null ? null : time(job.finishedAt()), job.lastError(),
                 job.history().isEmpty() ? null : job.history().stream().map(AttemptView::of).toList(),
                 job.trace() == null ? null : job.trace().traceparent(),
-                job.trace() == null ? null : job.trace().tracestate(), job.onDead());
+                job.trace() == null ? null : job.trace().tracestate(), HeaderValues.masked(job.onDead()));
     }
 
     public static String time(long epochMs) {

@@ -2,14 +2,18 @@ package io.delayq.service.audit;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.delayq.core.archive.AuditEntry;
+import io.delayq.service.api.HeaderValues;
 import io.delayq.service.api.JobView;
 
-/** One audit entry on the wire; {@code at} is RFC 3339. */
+/**
+ * One audit entry on the wire; {@code at} is RFC 3339. Header values in its {@code detail} are masked when it is shown,
+ * so that entries written before they were masked at the source do not show them either.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AuditEntryView(String id, String at, String actor, String action, String target, long count,
                              String detail) {
     static AuditEntryView of(AuditEntry e) {
         return new AuditEntryView(e.id(), JobView.time(e.at()), e.actor(), e.action(), e.target(), e.count(),
-                e.detail());
+                HeaderValues.maskedJson(e.detail()));
     }
 }

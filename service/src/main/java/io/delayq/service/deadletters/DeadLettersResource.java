@@ -15,6 +15,7 @@ import io.delayq.core.archive.JobArchive;
 import io.delayq.core.archive.Page;
 import io.delayq.core.archive.ReplayOutcome;
 import io.delayq.core.archive.ReplayRequest;
+import io.delayq.service.api.HeaderValues;
 import io.delayq.service.api.JobView;
 import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.Role;
@@ -165,6 +166,7 @@ public class DeadLettersResource {
             }
             callback = new Callback(body.callback().url(), body.callback().headers());
             callbackCheck.accept(callback);
+            HeaderValues.refuseMask("callback", callback);
         }
         ReplayOutcome outcome = replayer.replay(ref,
                 new ReplayRequest(body == null ? null : body.delayMs(), callback, key));

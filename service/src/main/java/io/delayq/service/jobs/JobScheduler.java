@@ -16,6 +16,7 @@ import io.delayq.core.StoreException;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.TraceContext;
 import io.delayq.service.api.CallbackSpec;
+import io.delayq.service.api.HeaderValues;
 import io.delayq.service.history.TopicActivity;
 import io.delayq.service.http.Times;
 import io.dropwizard.util.Duration;
@@ -175,12 +176,12 @@ public final class JobScheduler {
         } else {
             delayMs = rules.checkDelay(r.delayMs() == null ? 0L : r.delayMs());
         }
-        Callback callback = callback(r.callback());
+        Callback callback = HeaderValues.refuseMask("callback", callback(r.callback()));
         Integer attempts = checkMaxAttempts(r.maxAttempts());
         Backoff backoff = checkBackoff(r.backoff());
         Long timeoutMs = checkTimeout(r.timeout());
         boolean broadcast = Boolean.TRUE.equals(r.broadcast());
-        Callback onDead = onDead(r.onDead());
+        Callback onDead = HeaderValues.refuseMask("onDead", onDead(r.onDead()));
         Delivery lane = policy.lane(broadcast, callback, settings);
         return rules.checkJobSize(new NewJob(topic, id, payload, delayMs, runAtMs,
                 policy.maxAttempts(attempts, settings), backoff, callback, timeoutMs, broadcast, lane, null, onDead));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delayq.core.JobRules;
 import io.delayq.core.JobStore;
 import io.delayq.core.TopicSettings;
+import io.delayq.service.api.HeaderValues;
 import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.Role;
 import jakarta.annotation.security.RolesAllowed;
@@ -96,7 +97,7 @@ public class TopicResource {
         boolean pauseOnly = body.size() == 1 && body.has("paused") && body.get("paused").isBoolean();
         String action = !pauseOnly ? "topic.settings" : body.get("paused").booleanValue() ? "topic.pause"
                 : "topic.resume";
-        String detail = body.toString();
+        String detail = HeaderValues.maskedJson(body.toString()); // header values are write-only, here too
         audit.record(caller, action, topic, 0, detail.length() <= 500 ? detail : detail.substring(0, 500) + "…");
         return view(topic);
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delayq.core.TopicSettings;
+import io.delayq.service.api.HeaderValues;
 import io.delayq.service.jobs.JobScheduler;
 import io.dropwizard.util.Duration;
 
@@ -12,7 +13,8 @@ import java.util.function.UnaryOperator;
 /**
  * Applies a {@code PUT /v1/topics/{topic}} body to the stored settings: a field present in the body replaces the
  * stored value ({@code null} resets it to the service default), a field left out keeps it. Reading the body as a tree
- * is what tells "left out" from "null".
+ * is what tells "left out" from "null". A callback or {@code onDead} header sent as the mask keeps its stored value
+ * ({@link HeaderValues#keepStored}), resolved against the settings the store holds when it writes.
  */
 public final class TopicSettingsUpdate {
     private static final long MIN_ASYNC_ACK_MS = 1_000;
@@ -59,13 +61,15 @@ public final class TopicSettingsUpdate {
                 body.has("asyncAck") ? request.asyncAck() : null,
                 body.has("errorBodies") ? request.errorBodies() : null);
         return current -> new TopicSettings(
-                body.has("callback") ? given.callback() : current.callback(),
+                body.has("callback") ? HeaderValues.keepStored("callback", given.callback(), current.callback())
+                        : current.callback(),
                 body.has("maxAttempts") ? given.maxAttempts() : current.maxAttempts(),
                 body.has("backoff") ? given.backoff() : current.backoff(),
                 body.has("timeout") ? given.timeoutMs() : current.timeoutMs(),
                 body.has("paused") ? given.paused() : current.paused(),
                 body.has("archiveSucceeded") ? given.archiveSucceeded() : current.archiveSucceeded(),
-                body.has("onDead") ? given.onDead() : current.onDead(),
+                body.has("onDead") ? HeaderValues.keepStored("onDead", given.onDead(), current.onDead())
+                        : current.onDead(),
                 body.has("breaker") ? given.breaker() : current.breaker(),
                 body.has("asyncAckTimeout") ? given.asyncAckTimeoutMs() : current.asyncAckTimeoutMs(),
                 body.has("asyncAck") ? given.asyncAck() : current.asyncAck(),

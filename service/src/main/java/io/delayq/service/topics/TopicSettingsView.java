@@ -5,10 +5,12 @@ import io.delayq.core.Backoff;
 import io.delayq.core.Callback;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.breaker.BreakerSettings;
+import io.delayq.service.api.HeaderValues;
 import io.dropwizard.util.Duration;
 
 /**
- * A topic's own settings; absent fields fall back to the service defaults.
+ * A topic's own settings; absent fields fall back to the service defaults. Header values of the callback and
+ * {@code onDead} are masked ({@link HeaderValues}); a PUT may send the mask back to keep them.
  *
  * @param callback         default callback of jobs that name none
  * @param maxAttempts      attempts of jobs that do not say
@@ -28,9 +30,9 @@ public record TopicSettingsView(Callback callback, Integer maxAttempts, Backoff 
                                 boolean paused, boolean archiveSucceeded, Callback onDead, BreakerSpec breaker,
                                 Duration asyncAckTimeout, Boolean asyncAck, Boolean errorBodies) {
     public static TopicSettingsView of(TopicSettings s) {
-        return new TopicSettingsView(s.callback(), s.maxAttempts(), s.backoff(), duration(s.timeoutMs()), s.isPaused(),
-                s.isArchiveSucceeded(), s.onDead(), breaker(s.breaker()), duration(s.asyncAckTimeoutMs()),
-                s.asyncAck(), s.errorBodies());
+        return new TopicSettingsView(HeaderValues.masked(s.callback()), s.maxAttempts(), s.backoff(),
+                duration(s.timeoutMs()), s.isPaused(), s.isArchiveSucceeded(), HeaderValues.masked(s.onDead()),
+                breaker(s.breaker()), duration(s.asyncAckTimeoutMs()), s.asyncAck(), s.errorBodies());
     }
 
     private static BreakerSpec breaker(BreakerSettings b) {

@@ -1,6 +1,6 @@
 // A job by topic and id: state, attempts with their errors, the payload (as text, pretty-printed), cancel and
 // reschedule. Polls every 2 s until the job has finished.
-import { h, replace, num, time, relative, table, emptyRow, routeLink } from '../dom.js';
+import { h, replace, num, time, relative, table, emptyRow, routeLink, callbackText } from '../dom.js';
 import { get, post, del, path } from '../api.js';
 import { Live } from '../live.js';
 
@@ -83,7 +83,7 @@ export function mount(root, { topic, id }, ctx) {
           h('dl', { class: 'fields' },
             field('run at', `${time(job.runAt)} (${relative(job.runAt)})`),
             field('attempts', `${job.attempts} of ${job.maxAttempts}`, 'job-attempts'),
-            field('delivery', job.delivery), field('callback', job.callback && job.callback.url),
+            field('delivery', job.delivery), field('callback', callbackText(job.callback), 'job-callback'),
             field('created', time(job.createdAt)), field('finished', time(job.finishedAt)),
             field('last error', job.lastError, 'job-last-error'))),
         h('section', { class: 'card', 'aria-label': 'Actions' },

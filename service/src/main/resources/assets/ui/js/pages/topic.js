@@ -1,7 +1,7 @@
 // One topic: counters, settings, pause/resume, per-minute history (delivered/failed/dead, lateness p50/p99), the
 // forecast of jobs falling due, and the leases in flight. Counters and leases poll every 2 s; history and forecast,
 // which move by the minute, at most every 15 s.
-import { h, replace, num, time, relative, table, emptyRow, routeLink } from '../dom.js';
+import { h, replace, num, time, relative, table, emptyRow, routeLink, callbackText } from '../dom.js';
 import { get, put, path, query } from '../api.js';
 import { Live, Cached } from '../live.js';
 import { lineChart, barChart, legend } from '../charts.js';
@@ -79,7 +79,8 @@ export function mount(root, { topic }, ctx) {
     const row = (label, value) => [h('dt', {}, label), h('dd', {}, value === undefined || value === null ? h('span', { class: 'muted' }, 'service default') : value)];
     replace(settings,
       row('paused', String(paused)),
-      row('callback', s.callback ? s.callback.url : null),
+      row('callback', callbackText(s.callback)),
+      row('onDead', callbackText(s.onDead)),
       row('maxAttempts', s.maxAttempts),
       row('backoff', s.backoff ? JSON.stringify(s.backoff) : null),
       row('timeout', s.timeout),
