@@ -473,6 +473,41 @@ class DashboardBrowserTest {
         assertThat(browser.getPageSource()).doesNotContain("secret-9");
     }
 
+    /**
+     * The dashboard works under its Content-Security-Policy (its own scripts and styles only): every page, a bulk
+     * confirmation and a running operation render, and the browser reports no violation.
+     */
+    @Test
+    @Order(11)
+    void everyPageWorksUnderTheContentSecurityPolicy() {
+        String topic = topic("csp");
+        schedule(topic, "doomed", "{\"n\": 1}", "/fail/" + topic, "\"maxAttempts\": 1");
+        schedule(topic, "waiting", "{\"n\": 2}", "/ok/" + topic, "\"delayMs\": 600000");
+        awaitState(topic, "doomed", "DEAD");
+
+        ui.signIn(TestApps.ADMIN);
+        ui.script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
+                + " (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber));");
+        ui.awaitThat("the overview", d -> !ui.text("updated").isEmpty());
+        ui.go("/topics/" + topic);
+        ui.awaitThat("the topic page", d -> topic.equals(ui.text("topic-name")) && !ui.text("settings").isEmpty());
+        ui.go("/jobs/" + topic + "/waiting");
+        ui.awaitThat("the job page", d -> "SCHEDULED".equals(ui.text("job-state")));
+        ui.go("/dead-letters?topic=" + topic);
+        ui.awaitThat("the dead letter", d -> ui.all("letter-row").size() == 1);
+        ui.find("replay-filter").click();
+        ui.awaitThat("the confirmation", d -> ui.visible("confirm-text"));
+        ui.find("confirm-yes").click();
+        ui.awaitThat("the operation", d -> ui.visible("bulk-operation"));
+        ui.go("/operations");
+        ui.awaitThat("the operations", d -> !ui.all("operation-row").isEmpty());
+        ui.go("/audit");
+        ui.awaitThat("the audit log", d -> !ui.all("audit-row").isEmpty());
+        assertThat(ui.script("return window.__csp")).as("CSP violations").asList().isEmpty();
+        assertThat(ui.script("return getComputedStyle(document.querySelector('h1')).display")).as("the stylesheet applies")
+                .isEqualTo("flex");
+    }
+
     /** A fresh topic with a name that reads well on a screenshot: {@code orders-1b2c3d4e}. */
     private static String topic(String name) {
         return name + "-" + TestApps.topic().replaceAll("[^0-9a-f]", "").substring(0, 8);
