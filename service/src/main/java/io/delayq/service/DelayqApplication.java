@@ -37,6 +37,7 @@ import io.delayq.service.http.NoMatrixParameters;
 import io.delayq.service.http.OpenApiResource;
 import io.delayq.service.http.RequestIdFilter;
 import io.delayq.service.http.RequestSizeLimit;
+import io.delayq.service.http.SecurityHeaders;
 import io.delayq.service.http.StrictJson;
 import io.delayq.service.http.StrictParams;
 import io.delayq.service.http.StrictUtf8;
@@ -112,6 +113,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         environment.jersey().register(config.getAuth().build());
         environment.jersey().register(new RequestSizeLimit(config.getLimits().getMaxRequestBytes().toBytes()));
         RequestIdFilter.register(environment); // X-Request-Id, in the MDC of every log line of a request
+        SecurityHeaders.register(environment); // CSP, no framing, no sniffing, no referrer: on every answer
         environment.jersey().register(new StrictUtf8());
         environment.jersey().register(new NoMatrixParameters());
         environment.jersey().register(new StrictParams());

@@ -61,7 +61,7 @@ export function watch(panel, op, ctx) {
   });
   function render() {
     replace(panel, h('div', { class: 'card', testid: 'bulk-operation', 'data-operation': op.id, 'data-state': op.state },
-      h('h2', { style: 'margin-top:0' }, `Bulk ${op.kind} `, stateBadge(op)),
+      h('h2', {}, `Bulk ${op.kind} `, stateBadge(op)),
       h('p', { class: 'muted' }, `filter: ${op.filter || '(none)'} · started by ${op.startedBy || '?'} at ${time(op.createdAt)}`),
       progress(op), op.lastError ? h('p', { class: 'muted', testid: 'bulk-last-error' }, op.lastError) : null,
       h('p', {}, cancelButton(op, ctx, (updated) => { op = updated; render(); }))));
@@ -76,7 +76,7 @@ export function stateBadge(op) {
 }
 
 export function progress(op) {
-  return h('div', { style: 'display:flex;gap:10px;align-items:center' }, progressBar(op.done, op.total, op.state === 'done'),
+  return h('div', { class: 'progress-row' }, progressBar(op.done, op.total, op.state === 'done'),
     h('span', { testid: 'bulk-progress-text' }, `${num(op.done)} / ${num(op.total)}`),
     op.failed ? h('span', { class: 'badge badge-bad' }, `${num(op.failed)} failed`) : null);
 }

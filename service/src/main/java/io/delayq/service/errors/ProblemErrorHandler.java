@@ -2,6 +2,7 @@ package io.delayq.service.errors;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.JobRules;
+import io.delayq.service.http.SecurityHeaders;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -40,6 +41,8 @@ public final class ProblemErrorHandler extends ErrorHandler {
                                     Callback callback) throws IOException {
         Problem problem = problem(code, message == null ? "" : message);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE);
+        SecurityHeaders.apply(request.getHttpURI() == null ? null : request.getHttpURI().getPath(),
+                (name, value) -> response.getHeaders().put(name, value));
         response.write(true, ByteBuffer.wrap(JSON.writeValueAsBytes(problem)), callback);
     }
 

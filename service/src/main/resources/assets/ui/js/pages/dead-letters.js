@@ -85,7 +85,7 @@ export function mount(root, params, ctx) {
   const purgeAll = actionButton('Purge all matching', 'purge-filter', 'danger', () => bulk('purge', filter, describe(filter)));
   replace(root, h('h1', {}, 'Dead letters'), form, bulkPanel,
     h('h2', {}, 'Failure groups'), groups,
-    h('h2', { style: 'display:flex;align-items:center;gap:10px' }, h('span', { style: 'flex:1' }, 'Letters'), replayAll, purgeAll), letters, pager);
+    h('h2', { class: 'with-actions' }, h('span', { class: 'grow' }, 'Letters'), replayAll, purgeAll), letters, pager);
 
   let stopBulk = () => {};
   function bulk(kind, f, what) {

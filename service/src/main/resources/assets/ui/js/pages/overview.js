@@ -14,7 +14,7 @@ export function mount(root, params, ctx) {
   const problems = h('ul', { class: 'problems', testid: 'problems' });
   const body = h('div', { testid: 'topics' });
   const updated = h('span', { class: 'muted', testid: 'updated' });
-  replace(root, h('h1', {}, 'Topics ', updated), h('div', { class: 'card' }, h('h2', { style: 'margin-top:0' }, 'Open problems'), problems), body);
+  replace(root, h('h1', {}, 'Topics ', updated), h('div', { class: 'card' }, h('h2', {}, 'Open problems'), problems), body);
   const histories = new Map();
 
   const history = (topic) => {

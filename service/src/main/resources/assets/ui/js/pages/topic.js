@@ -28,12 +28,12 @@ export function mount(root, { topic }, ctx) {
   let current = null;
 
   replace(root,
-    h('h1', {}, h('span', { testid: 'topic-name' }, topic), badge, h('span', { style: 'flex:1' }), toggle),
+    h('h1', {}, h('span', { testid: 'topic-name' }, topic), badge, h('span', { class: 'grow' }), toggle),
     counts,
     h('div', { class: 'grid' },
-      h('section', { class: 'card', 'aria-label': 'Delivered, failed and dead per minute' }, h('h2', { style: 'margin-top:0' }, 'Per minute, last 60 minutes'), throughput),
-      h('section', { class: 'card', 'aria-label': 'Lateness' }, h('h2', { style: 'margin-top:0' }, 'Lateness p50 / p99 (ms)'), lateness),
-      h('section', { class: 'card', 'aria-label': 'Due forecast' }, h('h2', { style: 'margin-top:0' }, 'Falling due, next 60 minutes'), forecast)),
+      h('section', { class: 'card', 'aria-label': 'Delivered, failed and dead per minute' }, h('h2', {}, 'Per minute, last 60 minutes'), throughput),
+      h('section', { class: 'card', 'aria-label': 'Lateness' }, h('h2', {}, 'Lateness p50 / p99 (ms)'), lateness),
+      h('section', { class: 'card', 'aria-label': 'Due forecast' }, h('h2', {}, 'Falling due, next 60 minutes'), forecast)),
     h('div', { class: 'split' },
       h('section', { 'aria-label': 'Leases in flight' }, h('h2', {}, 'Leases in flight'), leases),
       h('section', { class: 'card', 'aria-label': 'Settings' }, h('h2', {}, 'Settings'), settings)));
@@ -74,7 +74,7 @@ export function mount(root, { topic }, ctx) {
     const count = (label, key, n) => h('div', { class: 'count' }, h('div', { class: 'n', testid: `count-${key}` }, num(n)), h('div', { class: 'l' }, label));
     replace(counts, count('Scheduled', 'scheduled', t.scheduled), count('Leased', 'leased', t.leased),
       count('Dead', 'dead', t.dead), count('Succeeded', 'succeeded', t.succeeded),
-      h('div', { class: 'count' }, h('div', { class: 'n', style: 'font-size:15px;padding-top:6px' }, t.nextRunAt ? `${time(t.nextRunAt)} (${relative(t.nextRunAt)})` : '—'), h('div', { class: 'l' }, 'Next run')));
+      h('div', { class: 'count' }, h('div', { class: 'n small' }, t.nextRunAt ? `${time(t.nextRunAt)} (${relative(t.nextRunAt)})` : '—'), h('div', { class: 'l' }, 'Next run')));
     const s = t.settings || {};
     const row = (label, value) => [h('dt', {}, label), h('dd', {}, value === undefined || value === null ? h('span', { class: 'muted' }, 'service default') : value)];
     replace(settings,
