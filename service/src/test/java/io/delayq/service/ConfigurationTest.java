@@ -175,6 +175,20 @@ class ConfigurationTest {
                 .hasMessageContaining("maxProbeInterval must not be shorter than probeInterval");
     }
 
+    /** The default backoff is held to the rules of a job's: bounds the API enforces cannot be skipped by configuration. */
+    @Test
+    void aDefaultBackoffThatMakesNoSenseIsRefusedWithItsBounds() {
+        for (String backoff : java.util.List.of("{type: exponential, initial: 0s, multiplier: 2.0, max: 1h}",
+                "{type: exponential, initial: 1s, multiplier: 1.7e308, max: 1h}",
+                "{type: exponential, initial: 1s, multiplier: 2.0, max: 400d}",
+                "{type: schedule, delays: [1s, 400d]}")) {
+            assertThatThrownBy(() -> parse("delivery: {signingSecret: s, defaultBackoff: " + backoff + "}\n"))
+                    .as(backoff).isInstanceOf(ConfigurationValidationException.class)
+                    .hasMessageContaining("delivery.defaultBackoff").hasMessageContaining("1.0 to 10.0")
+                    .hasMessageContaining("at least 1ms");
+        }
+    }
+
     private DelayqConfiguration parse(String yaml) throws Exception {
         return factory.build(path -> new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), "inline.yml");
     }
