@@ -222,10 +222,19 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
         return runAtMs;
     }
 
+    /** The shortest first wait of an exponential backoff: zero would retry at once, for ever, whatever the multiplier. */
+    public static final long MIN_EXPONENTIAL_INITIAL_MS = 1;
+    /** The multipliers an exponential backoff may have: 1.0 (a constant wait) to 10.0 (each wait ten times the last). */
+    public static final double MIN_MULTIPLIER = 1.0;
+    public static final double MAX_MULTIPLIER = 10.0;
+
     /**
-     * Checks a job's or a topic's own backoff: no wait longer than {@code limits.maxDelay} (a wait is added to the
-     * store's clock and must stay a time the store can hold), no more delays than attempts, and an exponential
-     * {@code max} that is not below its {@code initial}. {@code null} (no backoff of its own) passes.
+     * Checks a job's or a topic's own backoff, or the service's default: no wait longer than {@code limits.maxDelay} (a
+     * wait is added to the store's clock and must stay a time the store can hold), no more delays than attempts, and
+     * an exponential one that makes sense: a first wait of at least {@value #MIN_EXPONENTIAL_INITIAL_MS} ms, a
+     * multiplier from {@value #MIN_MULTIPLIER} to {@value #MAX_MULTIPLIER} (1.7e308 made the second wait the cap
+     * already), and a {@code max} not below its {@code initial}. {@code null} (no backoff of its own) passes. Only
+     * backoffs given now are checked: one stored before these bounds is still read and used as it is.
      */
     public Backoff checkBackoff(Backoff backoff) {
         if (backoff instanceof Backoff.Schedule schedule) {
@@ -239,6 +248,17 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
                 checkWait("backoff.delays[" + i + "]", delays.get(i));
             }
         } else if (backoff instanceof Backoff.Exponential exponential) {
+            if (exponential.initial().toMilliseconds() < MIN_EXPONENTIAL_INITIAL_MS) {
+                throw new IllegalArgumentException("backoff.initial is " + exponential.initial() + "; the first wait"
+                        + " of an exponential backoff must be at least " + MIN_EXPONENTIAL_INITIAL_MS + "ms (zero"
+                        + " would retry at once, for ever), e.g. \"initial\": \"1s\"");
+            }
+            double multiplier = exponential.multiplier();
+            if (!(multiplier >= MIN_MULTIPLIER && multiplier <= MAX_MULTIPLIER)) {
+                throw new IllegalArgumentException("backoff.multiplier is " + multiplier + "; it must be from "
+                        + MIN_MULTIPLIER + " to " + MAX_MULTIPLIER + " (each wait at most ten times the one before),"
+                        + " e.g. \"multiplier\": 2.0");
+            }
             checkWait("backoff.initial", exponential.initial());
             checkWait("backoff.max", exponential.max());
             if (exponential.max().toMilliseconds() < exponential.initial().toMilliseconds()) {

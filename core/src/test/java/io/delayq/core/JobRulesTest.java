@@ -100,6 +100,24 @@ class JobRulesTest {
         assertThatThrownBy(() -> rules.checkRunAt(Long.MAX_VALUE, -1_000)).hasMessageContaining("maxDelay");
     }
 
+    /** A zero first wait retries for ever at once; a multiplier past 10 jumps to the cap: refused, bounds named. */
+    @Test
+    void anExponentialBackoffMustMakeSense() {
+        assertThatThrownBy(() -> rules.checkBackoff(new Backoff.Exponential(Duration.seconds(0), 2, Duration.seconds(1), 0)))
+                .hasMessageStartingWith("backoff.initial is 0 seconds").hasMessageContaining("at least 1ms");
+        for (double multiplier : new double[] {10.000001, 1.7e308, Double.MAX_VALUE}) {
+            assertThatThrownBy(() -> rules.checkBackoff(new Backoff.Exponential(Duration.seconds(1), multiplier,
+                    Duration.seconds(60), 0))).hasMessageStartingWith("backoff.multiplier is " + multiplier)
+                    .hasMessageContaining("from 1.0 to 10.0");
+        }
+        for (double multiplier : new double[] {1.0, 10.0}) {
+            Backoff edge = new Backoff.Exponential(Duration.milliseconds(1), multiplier, Duration.seconds(60), 0);
+            assertThat(rules.checkBackoff(edge)).isSameAs(edge);
+        }
+        Backoff zeros = new Backoff.Schedule(List.of(Duration.seconds(0)));
+        assertThat(rules.checkBackoff(zeros)).as("a schedule may say 'at once' on purpose").isSameAs(zeros);
+    }
+
     @Test
     void backoffWaitsAreBoundedByMaxDelay() {
         Backoff tooFar = new Backoff.Schedule(List.of(Duration.seconds(1), Duration.days(1_000_000_000)));

@@ -1,17 +1,19 @@
 package io.delayq.service;
 
-import io.delayq.service.consumer.ConsumerFactory;
-
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.delayq.core.JobRules;
 import io.delayq.core.JobStoreFactory;
 import io.delayq.core.archive.JobArchiveFactory;
 import io.delayq.service.auth.AuthFactory;
 import io.delayq.service.config.DefaultStores;
 import io.delayq.service.config.LimitsFactory;
+import io.delayq.service.consumer.ConsumerFactory;
 import io.delayq.service.delivery.DeliveryFactory;
 import io.delayq.service.notice.DeadNoticesFactory;
 import io.delayq.service.prometheus.PrometheusFactory;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.validation.ValidationMethod;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
@@ -157,6 +159,33 @@ public class DelayqConfiguration extends Configuration {
     @JsonProperty
     public void setLimits(LimitsFactory limits) {
         this.limits = limits;
+    }
+
+    /**
+     * The default backoff is held to the rules of a job's own ({@link JobRules#checkBackoff}): what the API refuses in
+     * a job cannot come in through the configuration. The message states every bound, since a validation method's is
+     * fixed.
+     */
+    @JsonIgnore
+    @ValidationMethod(message = "delivery.defaultBackoff must be a backoff a job could have: exponential with an"
+            + " initial of at least 1ms, a multiplier from 1.0 to 10.0 and a max from initial up to limits.maxDelay,"
+            + " or a schedule of at most limits.maxAttempts delays, each at most limits.maxDelay")
+    public boolean isDefaultBackoffWithinTheRules() {
+        if (delivery == null || limits == null || delivery.getDefaultBackoff() == null) {
+            return true;
+        }
+        JobRules rules;
+        try {
+            rules = limits.jobRules();
+        } catch (RuntimeException badLimits) {
+            return true; // the limits' own validation names what is wrong with them
+        }
+        try {
+            rules.checkBackoff(delivery.getDefaultBackoff());
+            return true;
+        } catch (IllegalArgumentException outside) {
+            return false;
+        }
     }
 
     @JsonProperty
