@@ -18,6 +18,7 @@ import io.delayq.service.breaker.CircuitSnapshot;
 import io.delayq.service.bulk.BulkOperationRunner;
 import io.delayq.service.bulk.BulkOperationsResource;
 import io.delayq.service.cli.MigrateCommand;
+import io.delayq.service.config.DevDefaults;
 import io.delayq.service.consumer.ConsumerEndpoints;
 import io.delayq.service.deadletters.DeadLettersResource;
 import io.delayq.service.delivery.DeliveryEngine;
@@ -87,14 +88,22 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
 
     @Override
     public void initialize(Bootstrap<DelayqConfiguration> bootstrap) {
-        // ${DELAYQ_TOKEN:-dev-token} in config.yml; unset variables without a default are left as written.
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
-                bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
+                bootstrap.getConfigurationSourceProvider(), environmentSubstitutor()));
         configure(bootstrap.getObjectMapper());
         bootstrap.addCommand(new MigrateCommand());
         // The dashboard: static files, a client of the REST API like any other (its token is a bearer token sent by
         // the page's own script, so the files themselves need none).
         bootstrap.addBundle(new AssetsBundle("/assets/ui", "/ui", "index.html", "dashboard"));
+    }
+
+    /**
+     * {@code ${NAME}} and {@code ${NAME:-default}} in the configuration read environment variables. Strict: a variable
+     * that is not set and has no default fails the start naming it, rather than staying as literal text (a signing
+     * secret {@code ${SECRET}} would otherwise sign every callback with those nine characters).
+     */
+    public static EnvironmentVariableSubstitutor environmentSubstitutor() {
+        return new EnvironmentVariableSubstitutor(true);
     }
 
     /**
@@ -108,6 +117,8 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
 
     @Override
     public void run(DelayqConfiguration config, Environment environment) {
+        // First, before anything listens or starts: the README's development defaults stay on loopback.
+        DevDefaults.refuseOffLoopback(config);
         StrictJson.configure(environment.getObjectMapper()); // now that the configuration has been read
         registerProblemMappers(config, environment);
         environment.jersey().register(config.getAuth().build());

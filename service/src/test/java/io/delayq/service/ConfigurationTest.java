@@ -7,7 +7,6 @@ import io.delayq.postgres.archive.PostgresJobArchiveFactory;
 import io.delayq.redis.RedisJobStoreFactory;
 import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.configuration.ConfigurationValidationException;
-import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.FileConfigurationSourceProvider;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.configuration.YamlConfigurationFactory;
@@ -38,7 +37,7 @@ class ConfigurationTest {
     @Test
     void rootConfigIsTheEmbeddedDefault() throws Exception {
         DelayqConfiguration config = factory.build(new SubstitutingSourceProvider(
-                new FileConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)),
+                new FileConfigurationSourceProvider(), DelayqApplication.environmentSubstitutor()),
                 rootConfig().toString());
 
         assertThat(config.getStore()).isInstanceOf(RedisJobStoreFactory.class);
