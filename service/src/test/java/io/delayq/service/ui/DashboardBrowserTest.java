@@ -364,12 +364,7 @@ class DashboardBrowserTest {
     @Order(7)
     void aPayloadValueWithoutItsFieldShowsTheProblemAndOffersNoPurge() {
         String topic = topic("halves");
-        for (int i = 1; i <= 2; i++) {
-            schedule(topic, "half-" + i, "{\"orderId\": " + i + "}", "/fail/" + topic, "\"maxAttempts\": 1");
-            awaitState(topic, "half-" + i, "DEAD");
-        }
-        Await.until("both letters are archived", () -> admin.get("/v1/admin/dead-letters?topic=" + topic)
-                .json().path("items").size() == 2);
+        deadLetters(topic, "half-", 2);
 
         ui.signIn(TestApps.ADMIN);
         ui.go("/dead-letters");
@@ -393,12 +388,7 @@ class DashboardBrowserTest {
     @Order(8)
     void aLetterDyingAfterTheConfirmationIsShownStopsThePurgeUntilConfirmedAgain() {
         String topic = topic("confirmed");
-        for (int i = 1; i <= 2; i++) {
-            schedule(topic, "c-" + i, "{\"n\": " + i + "}", "/fail/" + topic, "\"maxAttempts\": 1");
-            awaitState(topic, "c-" + i, "DEAD");
-        }
-        Await.until("two letters archived", () -> admin.get("/v1/admin/dead-letters?topic=" + topic)
-                .json().path("items").size() == 2);
+        deadLetters(topic, "c-", 2);
 
         ui.signIn(TestApps.ADMIN);
         ui.go("/dead-letters?topic=" + topic);
@@ -529,6 +519,16 @@ class DashboardBrowserTest {
         Answer created = admin.post("/v1/topics/" + topic + "/jobs", "{\"id\": \"" + id + "\", \"payload\": " + payload
                 + ", \"callback\": {\"url\": \"" + RECEIVER.url(receiverPath) + "\"}, " + extra + "}");
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    }
+
+    /** {@code n} jobs {@code <prefix>1…n} ({"orderId": i}) killed by a failing callback, their letters archived. */
+    private void deadLetters(String topic, String prefix, int n) {
+        for (int i = 1; i <= n; i++) {
+            schedule(topic, prefix + i, "{\"orderId\": " + i + "}", "/fail/" + topic, "\"maxAttempts\": 1");
+            awaitState(topic, prefix + i, "DEAD");
+        }
+        Await.until(n + " letters of " + topic + " archived", () -> admin.get("/v1/admin/dead-letters?topic=" + topic)
+                .json().path("items").size() == n);
     }
 
     private void awaitState(String topic, String id, String state) {
