@@ -80,7 +80,9 @@ public abstract class RateLimitersContract {
             }
         }
         long elapsed = store.now() - start;
-        assertThat(granted).as("20/s over %d ms", elapsed).isBetween(15, (int) (1 + 20 * elapsed / 1000));
+        // never more than the rate allows; at least half of it, which a loaded machine's slow round trips and late
+        // wake-ups still reach (each permit is taken only when the loop comes round)
+        assertThat(granted).as("20/s over %d ms", elapsed).isBetween(10, (int) (1 + 20 * elapsed / 1000));
     }
 
     @Test
