@@ -10,7 +10,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -356,6 +358,63 @@ public abstract class JobStoreContract {
 
         assertThat(store.ack(List.of(LeaseRef.of(lease), LeaseRef.of(lease))))
                 .containsExactly(StoreStatus.OK, StoreStatus.STALE_LEASE);
+    }
+
+    /**
+     * Issue 26, finding 8: every lease token is 128 bits from a CSPRNG, independent of every other, so that one token
+     * (a callback's {@code Delayq-Lease-Token}, say) tells nothing about the tokens of the jobs leased beside it.
+     * Randomness cannot be proven by a test; the structure of a scheme that is not random can be caught: here the
+     * tokens of a 100-job reserve and of the next reserve are 22 characters of base64url (128 bits), and no two share
+     * a base (32 leading bits in common: chance 2^-32 a pair), differ by a small number (below 2^64: chance 2^-63) or
+     * in few bits (24 or fewer of 128: about 10^-12), and no bit is the same in all 150 (a version field, a zero-extended
+     * 64-bit value: chance 2^-149 a bit). Once in about 400,000 runs a pair of random tokens fails the first check.
+     */
+    @Test
+    void everyLeaseTokenIs128BitsUnrelatedToTheTokensOfItsBatchAndOfOtherBatches() {
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            jobs.add(NewJob.delayed(topic, "tk" + i, PAYLOAD, 0, 3));
+        }
+        store.enqueue(jobs);
+        List<Lease> batch = new ArrayList<>();
+        awaitTrue(() -> batch.addAll(store.reserve(topic, Delivery.PULL, 100, 60_000).leases()), 2_000);
+        assertThat(batch).as("one reserve of 100 due jobs").hasSize(100);
+        List<Lease> next = store.reserve(topic, Delivery.PULL, 100, 60_000).leases();
+        assertThat(next).as("the next reserve").hasSize(50);
+
+        List<BigInteger> tokens = new ArrayList<>();
+        for (Lease lease : concat(batch, next)) {
+            String text = String.valueOf(lease.token());
+            assertThat(text).as("a token is 128 bits as 22 characters of base64url").matches("[A-Za-z0-9_-]{22}");
+            byte[] bits = Base64.getUrlDecoder().decode(text);
+            assertThat(Base64.getUrlEncoder().withoutPadding().encodeToString(bits)).as("canonical")
+                    .isEqualTo(text);
+            tokens.add(new BigInteger(1, bits));
+        }
+        assertThat(Set.copyOf(tokens)).hasSize(150);
+        BigInteger small = BigInteger.ONE.shiftLeft(64);
+        for (int a = 0; a < tokens.size(); a++) {
+            for (int b = a + 1; b < tokens.size(); b++) {
+                BigInteger x = tokens.get(a);
+                BigInteger y = tokens.get(b);
+                BigInteger xor = x.xor(y);
+                String pair = "tokens " + a + " and " + b + " (" + (a < 100 == b < 100 ? "one" : "two") + " reserves)";
+                assertThat(128 - xor.bitLength()).as("leading bits in common, " + pair).isLessThan(32);
+                assertThat(x.subtract(y).abs()).as("difference of " + pair).isGreaterThanOrEqualTo(small);
+                assertThat(xor.bitCount()).as("bits that differ, " + pair).isGreaterThan(24);
+            }
+        }
+        for (int bit = 0; bit < 128; bit++) {
+            int at = bit;
+            long ones = tokens.stream().filter(t -> t.testBit(at)).count();
+            assertThat(ones).as("bit %d is 1 in some tokens and 0 in others", bit).isBetween(1L, 149L);
+        }
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     @Test
