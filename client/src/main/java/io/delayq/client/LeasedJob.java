@@ -13,7 +13,9 @@ import java.time.Instant;
  * @param topic         the topic
  * @param attempt       this attempt's number, from 1 (deduplicate on id + attempt: delivery is at least once)
  * @param maxAttempts   attempts the job is allowed in all
- * @param leaseToken    the lease token to present with ack, nack and extend
+ * @param leaseToken    the lease token to present with ack, nack and extend, unchanged: opaque text (128 random bits
+ *                      as 22 characters of base64url; a lease made by a service before 128-bit tokens has decimal
+ *                      digits), good for this job and attempt only
  * @param leaseDeadline when the lease expires (the service's clock)
  * @param runAt         when the job was due
  * @param payload       the payload

@@ -83,6 +83,8 @@ class LeaseClientTest {
         assertThat(again).hasSize(1);
         LeasedJob second = again.get(0);
         assertThat(second.attempt()).isEqualTo(2);
+        assertThat(List.of(first.leaseToken(), second.leaseToken())).as("128 bits as base64url, carried unchanged")
+                .allMatch(token -> token.matches("[A-Za-z0-9_-]{22}"));
         assertThat(second.leaseToken()).isNotEqualTo(first.leaseToken());
         assertThatThrownBy(() -> client.ack(first)).isInstanceOf(ConflictException.class);
         assertThatThrownBy(() -> client.extend(first, Duration.ofSeconds(10))).isInstanceOf(ConflictException.class);

@@ -22,8 +22,10 @@ import java.util.function.UnaryOperator;
  *   <li>The store's clock is the only clock: run times from a delay, due checks and lease deadlines are all
  *       taken from it, so a skewed service host cannot run a job early or steal a lease.</li>
  *   <li>A job is never handed out before its run time, and is held by at most one lease at a time.</li>
- *   <li>Every lease has a fresh token; ack, nack and extend with any other token answer
- *       {@link StoreStatus#STALE_LEASE} and change nothing.</li>
+ *   <li>Every lease has a fresh token, 128 bits from a CSPRNG drawn for it alone ({@link LeaseToken}); ack, nack and
+ *       extend with any other token (an earlier lease's, another job's, a guessed one) answer
+ *       {@link StoreStatus#STALE_LEASE} and change nothing. A legacy token of a lease made before the upgrade to
+ *       128-bit tokens is still that lease's.</li>
  *   <li>A job accepted by {@link #enqueue} is not lost: it ends {@link JobState#SUCCEEDED}, {@link JobState#CANCELLED},
  *       or {@link JobState#DEAD} with an outbox entry; or, when its stored form is damaged beyond parsing, in the
  *       store's quarantine with its raw form.</li>

@@ -342,10 +342,17 @@ public abstract class JobStoreContract {
     void onlyTheCurrentTokenMayAckNackOrExtend() {
         store.enqueue(NewJob.delayed(topic, "tok", PAYLOAD, 0, 3));
         Lease lease = awaitLease(Delivery.PULL, 2_000);
-        LeaseRef wrong = new LeaseRef(lease.ref(), lease.token() + 1);
-        assertThat(store.ack(List.of(wrong))).containsExactly(StoreStatus.STALE_LEASE);
-        assertThat(store.nack(wrong, Failure.dead("x", null))).isEqualTo(StoreStatus.STALE_LEASE);
-        assertStale(() -> store.extend(wrong, 5_000));
+        UUID bits = lease.token().toUuid();
+        List<LeaseToken> wrongTokens = List.of(LeaseToken.random(),
+                LeaseToken.of(new UUID(bits.getMostSignificantBits(), bits.getLeastSignificantBits() ^ 1)),
+                LeaseToken.parse("1234567890123450001"), LeaseToken.parse(" 12 "));
+        for (LeaseToken token : wrongTokens) {
+            LeaseRef wrong = new LeaseRef(lease.ref(), token);
+            assertThat(store.ack(List.of(wrong))).as("guessed token %s", token)
+                    .containsExactly(StoreStatus.STALE_LEASE);
+            assertThat(store.nack(wrong, Failure.dead("x", null))).isEqualTo(StoreStatus.STALE_LEASE);
+            assertStale(() -> store.extend(wrong, 5_000));
+        }
         Job unchanged = find("tok");
         assertThat(unchanged.state()).isEqualTo(JobState.LEASED);
         assertThat(unchanged.history()).isEmpty();
@@ -358,6 +365,29 @@ public abstract class JobStoreContract {
 
         assertThat(store.ack(List.of(LeaseRef.of(lease), LeaseRef.of(lease))))
                 .containsExactly(StoreStatus.OK, StoreStatus.STALE_LEASE);
+    }
+
+    @Test
+    void theTokenOfOneJobNeverWorksForAnother() {
+        store.enqueue(List.of(NewJob.delayed(topic, "mine", PAYLOAD, 0, 3),
+                NewJob.delayed(topic, "theirs", PAYLOAD, 0, 3)));
+        List<Lease> both = new ArrayList<>();
+        awaitTrue(() -> both.addAll(store.reserve(topic, Delivery.PULL, 2, 60_000).leases()) && both.size() == 2,
+                2_000);
+        Lease mine = both.get(0).job().id().equals("mine") ? both.get(0) : both.get(1);
+        Lease theirs = both.get(0) == mine ? both.get(1) : both.get(0);
+
+        LeaseRef borrowed = new LeaseRef(mine.ref(), theirs.token());
+        assertThat(store.ack(List.of(borrowed))).containsExactly(StoreStatus.STALE_LEASE);
+        assertThat(store.nack(borrowed, Failure.dead("x", null))).isEqualTo(StoreStatus.STALE_LEASE);
+        assertStale(() -> store.extend(borrowed, 5_000));
+        assertThat(find("mine").state()).isEqualTo(JobState.LEASED);
+        assertThat(find("mine").history()).isEmpty();
+        assertThat(store.nextLeaseDeadline(topic)).as("no deadline moved")
+                .isEqualTo(Math.min(mine.deadline(), theirs.deadline()));
+
+        assertThat(store.ack(List.of(LeaseRef.of(mine), LeaseRef.of(theirs))))
+                .containsExactly(StoreStatus.OK, StoreStatus.OK);
     }
 
     /**
@@ -384,7 +414,7 @@ public abstract class JobStoreContract {
 
         List<BigInteger> tokens = new ArrayList<>();
         for (Lease lease : concat(batch, next)) {
-            String text = String.valueOf(lease.token());
+            String text = lease.token().text();
             assertThat(text).as("a token is 128 bits as 22 characters of base64url").matches("[A-Za-z0-9_-]{22}");
             byte[] bits = Base64.getUrlDecoder().decode(text);
             assertThat(Base64.getUrlEncoder().withoutPadding().encodeToString(bits)).as("canonical")
@@ -760,7 +790,7 @@ public abstract class JobStoreContract {
                     () -> s.enqueue(NewJob.delayed(topic, "x", PAYLOAD, 0, 3)),
                     () -> s.find(new JobRef(topic, "x")),
                     () -> s.reserve(topic, Delivery.PULL, 1, 1_000),
-                    () -> s.ack(List.of(new LeaseRef(new JobRef(topic, "x"), 1))),
+                    () -> s.ack(List.of(new LeaseRef(new JobRef(topic, "x"), LeaseToken.random()))),
                     () -> s.stats(topic),
                     () -> s.readOutbox(10),
                     s::now);

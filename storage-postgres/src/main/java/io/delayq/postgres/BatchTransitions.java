@@ -1,5 +1,6 @@
 package io.delayq.postgres;
 
+import io.delayq.core.LeaseToken;
 import io.delayq.postgres.Rows.Created;
 import io.delayq.postgres.Rows.Reserved;
 import org.postgresql.PGStatement;
@@ -92,7 +93,11 @@ final class BatchTransitions {
         }
     }
 
-    /** {@code reserve.sql}: one row per lease, or one row of nulls but the clock and the next run time. */
+    /**
+     * {@code reserve.sql}: one row per lease, or one row of nulls but the clock and the next run time. The statement
+     * gets a token for each lease it may make, drawn here ({@link LeaseToken#randomBits}): 16 bytes each, one after
+     * the other, as one {@code bytea}.
+     */
     List<Reserved> reserve(String topic, boolean push, int max, long defaultLeaseMs) throws SQLException {
         try (Connection pooled = dataSource.getConnection();
              PreparedStatement ps = driverConnection(pooled).prepareStatement(RESERVE.sql())) {
@@ -103,6 +108,7 @@ final class BatchTransitions {
             RESERVE.set(ps, "push", push);
             RESERVE.set(ps, "max", max);
             RESERVE.set(ps, "defaultLeaseMs", defaultLeaseMs);
+            RESERVE.set(ps, "tokens", LeaseToken.randomBits(max));
             List<Reserved> rows = new ArrayList<>(max);
             try (ResultSet rs = ps.executeQuery()) {
                 Rows.ReservedColumns columns = new Rows.ReservedColumns(rs);
@@ -114,19 +120,19 @@ final class BatchTransitions {
         }
     }
 
-    /** {@code ack.sql}: one status name per lease, in order. */
-    List<String> ack(String[] topics, String[] ids, Long[] tokens, int historySize) throws SQLException {
+    /** {@code ack.sql}: one status name per lease, in order; {@code tokens} their values, 16 bytes each, in order. */
+    List<String> ack(String[] topics, String[] ids, byte[] tokens, int historySize) throws SQLException {
         try (Connection pooled = dataSource.getConnection()) {
             return ack(driverConnection(pooled), topics, ids, tokens, historySize);
         }
     }
 
-    private static List<String> ack(Connection c, String[] topics, String[] ids, Long[] tokens, int historySize)
+    private static List<String> ack(Connection c, String[] topics, String[] ids, byte[] tokens, int historySize)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(ACK.sql())) {
             ACK.set(ps, "topics", array(c, topics));
             ACK.set(ps, "ids", array(c, ids));
-            ACK.set(ps, "tokens", array(c, tokens));
+            ACK.set(ps, "tokens", tokens);
             ACK.set(ps, "historySize", historySize);
             List<String> statuses = new ArrayList<>(ids.length);
             try (ResultSet rs = ps.executeQuery()) {
@@ -136,6 +142,15 @@ final class BatchTransitions {
             }
             return statuses;
         }
+    }
+
+    /** Tokens as {@code ack.sql} takes them: their {@value LeaseToken#BYTES} bytes, one token after the other. */
+    static byte[] tokens(List<LeaseToken> tokens) {
+        byte[] bits = new byte[tokens.size() * LeaseToken.BYTES];
+        for (int i = 0; i < tokens.size(); i++) {
+            System.arraycopy(tokens.get(i).bits(), 0, bits, i * LeaseToken.BYTES, LeaseToken.BYTES);
+        }
+        return bits;
     }
 
     /**

@@ -132,11 +132,6 @@ final class JobRowMapper implements RowMapper<Job> {
         return row.toString();
     }
 
-    /** The lease token of a leased row. */
-    static long token(ResultSet rs) throws SQLException {
-        return rs.getLong("lease_token");
-    }
-
     static long millis(ResultSet rs, String column) throws SQLException {
         return millis(rs, rs.findColumn(column));
     }

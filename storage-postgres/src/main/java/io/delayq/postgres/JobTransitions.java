@@ -6,6 +6,7 @@ import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The job transitions, one statement each, in {@code io/delayq/postgres/sql/<name>.sql} ({@link StatementFiles}): the
@@ -17,12 +18,12 @@ interface JobTransitions {
 
     /** A status name. */
     @SqlQuery("nack")
-    String nack(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") long token,
+    String nack(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") UUID token,
                 @Bind("delayMs") long delayMs, @Bind("error") String error, @Bind("httpStatus") Integer httpStatus,
                 @Bind("held") boolean held, @Bind("historySize") int historySize);
 
     @SqlQuery("extend")
-    Extended extend(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") long token,
+    Extended extend(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") UUID token,
                     @Bind("leaseMs") long leaseMs);
 
     /** How many leases were taken back. */

@@ -97,7 +97,7 @@ final class LeaseTransitions {
             round.sort(Comparator.comparing(i -> leases.get(i).job(), PostgresCalls.LOCK_ORDER));
             String[] topics = round.stream().map(i -> leases.get(i).job().topic()).toArray(String[]::new);
             String[] ids = round.stream().map(i -> leases.get(i).job().id()).toArray(String[]::new);
-            Long[] tokens = round.stream().map(i -> leases.get(i).token()).toArray(Long[]::new);
+            byte[] tokens = BatchTransitions.tokens(round.stream().map(i -> leases.get(i).token()).toList());
             List<String> answers = PostgresCalls.callDirect("ack",
                     () -> batches.ack(topics, ids, tokens, options.historySize()));
             for (int k = 0; k < round.size(); k++) {
@@ -110,7 +110,7 @@ final class LeaseTransitions {
 
     StoreStatus nack(LeaseRef lease, Failure failure) {
         JobRef ref = lease.job();
-        String status = PostgresCalls.call("nack", () -> transitions.nack(ref.topic(), ref.id(), lease.token(),
+        String status = PostgresCalls.call("nack", () -> transitions.nack(ref.topic(), ref.id(), lease.token().toUuid(),
                 failure.isDead() ? -1 : failure.retryDelayMs(), failure.error(), failure.httpStatus(),
                 failure.held(), options.historySize()));
         return StoreStatus.valueOf(status);
@@ -122,7 +122,7 @@ final class LeaseTransitions {
         }
         JobRef ref = lease.job();
         Extended answer = PostgresCalls.call("extend",
-                () -> transitions.extend(ref.topic(), ref.id(), lease.token(), leaseMs));
+                () -> transitions.extend(ref.topic(), ref.id(), lease.token().toUuid(), leaseMs));
         StoreException.check(StoreStatus.valueOf(answer.status()), ref, "extended");
         return answer.deadlineMs();
     }

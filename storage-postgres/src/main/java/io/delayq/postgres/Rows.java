@@ -4,6 +4,7 @@ import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.JobRef;
 import io.delayq.core.LeaseInFlight;
+import io.delayq.core.LeaseToken;
 import io.delayq.core.OutboxEntry;
 import io.delayq.core.TopicStats;
 import io.delayq.core.history.LatenessBuckets;
@@ -14,6 +15,7 @@ import org.jdbi.v3.core.mapper.RowMapper;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Objects;
+import java.util.UUID;
 
 /** What the statements return, and how their rows are read (registered on the store's {@link Jdbi}). */
 final class Rows {
@@ -28,7 +30,7 @@ final class Rows {
      * A row of {@code reserve}: a lease (id non-null), or only the clock and the lane's next run time. A leased row this
      * code cannot decode has no job but the reason ({@code unreadable}), so that it costs the other leases nothing.
      */
-    record Reserved(String id, Job job, String unreadable, long token, long deadline, long now, Long next) {
+    record Reserved(String id, Job job, String unreadable, LeaseToken token, long deadline, long now, Long next) {
     }
 
     /** {@code extend}'s answer. */
@@ -103,7 +105,8 @@ final class Rows {
         }
         long nextMs = rs.getLong(c.next());
         Long next = rs.wasNull() ? null : nextMs;
-        return new Reserved(id, job, unreadable, rs.getLong(c.token()),
+        UUID token = rs.getObject(c.token(), UUID.class);
+        return new Reserved(id, job, unreadable, token == null ? null : LeaseToken.of(token),
                 id == null ? 0 : JobRowMapper.millis(rs, c.deadline()), rs.getLong(c.now()), next);
     }
 

@@ -4,6 +4,7 @@ import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.JobState;
 import io.delayq.core.Lease;
+import io.delayq.core.LeaseToken;
 import io.delayq.core.ReserveResult;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
@@ -54,7 +55,7 @@ class ReserveCoalescerTest {
             for (int i = 0; i < max; i++) {
                 int n = next.getAndIncrement();
                 leases.add(new Lease(new Job(topic, "j" + n, "{}", n, JobState.LEASED, 1, 3, null, null, null, false,
-                        lane, 0, null, null, List.of()), n, defaultLeaseMs));
+                        lane, 0, null, null, List.of()), LeaseToken.random(), defaultLeaseMs));
             }
             return new ReserveResult(leases, 1_000_000 + calls.size(), calls.size());
         }
@@ -191,7 +192,7 @@ class ReserveCoalescerTest {
 
     private static Lease lease(String id) {
         return new Lease(new Job(TOPIC, id, "{}", 0, JobState.LEASED, 1, 3, null, null, null, false, Delivery.PULL, 0,
-                null, null, List.of()), 1, 30_000);
+                null, null, List.of()), LeaseToken.random(), 30_000);
     }
 
     private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {

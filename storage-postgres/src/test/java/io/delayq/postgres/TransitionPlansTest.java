@@ -2,6 +2,7 @@ package io.delayq.postgres;
 
 import io.delayq.core.Delivery;
 import io.delayq.core.Lease;
+import io.delayq.core.LeaseToken;
 import io.delayq.core.NewJob;
 import io.delayq.postgres.testing.TestPostgres;
 import org.jdbi.v3.core.Handle;
@@ -63,7 +64,7 @@ class TransitionPlansTest {
         String plan = explain(h -> h.createQuery("EXPLAIN (ANALYZE, COSTS OFF) " + sql("ack"))
                 .bindArray("topics", String.class, batch.stream().map(l -> l.job().topic()).toList())
                 .bindArray("ids", String.class, batch.stream().map(l -> l.job().id()).toList())
-                .bindArray("tokens", Long.class, batch.stream().map(Lease::token).toList())
+                .bind("tokens", BatchTransitions.tokens(batch.stream().map(Lease::token).toList()))
                 .bind("historySize", 100));
 
         assertThat(plan).as("the ack's UPDATE probes the partial lease index, filtering all %d leases per row",
@@ -76,7 +77,8 @@ class TransitionPlansTest {
         enqueueDueNow(topic);
 
         String plan = explain(h -> h.createQuery("EXPLAIN (ANALYZE, COSTS OFF) " + sql("reserve"))
-                .bind("topic", topic).bind("push", false).bind("max", 1_000).bind("defaultLeaseMs", 60_000L));
+                .bind("topic", topic).bind("push", false).bind("max", 1_000).bind("defaultLeaseMs", 60_000L)
+                .bind("tokens", LeaseToken.randomBits(1_000)));
 
         assertThat(plan).as("the leased jobs are skipped by a hash lookup").contains("hashed SubPlan");
         assertThat(plan).as("not by a nested loop over them per row").doesNotContain("Rows Removed by Join Filter");
@@ -96,10 +98,13 @@ class TransitionPlansTest {
         jdbi.useHandle(h -> h.execute("ANALYZE delayq_jobs"));
 
         String plan = explain(h -> h.createQuery("EXPLAIN (ANALYZE, COSTS OFF) " + sql("reserve"))
-                .bind("topic", topic).bind("push", false).bind("max", 1_000).bind("defaultLeaseMs", 60_000L));
+                .bind("topic", topic).bind("push", false).bind("max", 1_000).bind("defaultLeaseMs", 60_000L)
+                .bind("tokens", LeaseToken.randomBits(1_000)));
 
         assertThat(plan).as("the UPDATE reads the %d locked rows by TID, not the whole table", 1_000)
                 .contains("Tid Scan on delayq_jobs").doesNotContain("Seq Scan on delayq_jobs");
+        assertThat(plan).as("each row fetched by its own TID, beside its token, not compared with every locked TID")
+                .containsPattern("TID Cond: \\(\\w+\\.tid = ctid\\)").doesNotContain("ctid = ANY");
     }
 
     @Test
@@ -110,7 +115,7 @@ class TransitionPlansTest {
         String plan = explain(h -> h.createQuery("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql("ack"))
                 .bindArray("topics", String.class, batch.stream().map(l -> l.job().topic()).toList())
                 .bindArray("ids", String.class, batch.stream().map(l -> l.job().id()).toList())
-                .bindArray("tokens", Long.class, batch.stream().map(Lease::token).toList())
+                .bind("tokens", BatchTransitions.tokens(batch.stream().map(Lease::token).toList()))
                 .bind("historySize", 100));
 
         assertThat(plan).as("archiveSucceeded is looked up for the batch's one topic, not for each of its 500 jobs")

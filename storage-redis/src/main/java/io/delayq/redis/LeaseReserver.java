@@ -5,6 +5,7 @@ import io.delayq.core.Failure;
 import io.delayq.core.JobRef;
 import io.delayq.core.Lease;
 import io.delayq.core.LeaseRef;
+import io.delayq.core.LeaseToken;
 import io.delayq.core.ReserveResult;
 import io.delayq.core.StoreException;
 import io.delayq.redis.RedisKeys.Partition;
@@ -15,7 +16,6 @@ import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.resps.Tuple;
 
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -38,7 +38,6 @@ final class LeaseReserver {
     private final RecordCodec codec;
     private final String retentionMs;
     private final LongSupplier now;
-    private final SecureRandom random = new SecureRandom();
     /** Where the next reserve over several partitions starts breaking ties, so no partition always wins them. */
     private final AtomicInteger turn = new AtomicInteger();
 
@@ -147,9 +146,13 @@ final class LeaseReserver {
         return List.of(p.jobs(), p.scheduled(lane), p.leased(), p.finished(), p.quarantine());
     }
 
+    /**
+     * The script's arguments; its third, a token for each lease it may make, drawn here because Lua has no CSPRNG: one
+     * string of {@code count} tokens of {@value LeaseToken#LENGTH} characters (one argument, not {@code count}).
+     */
     private List<String> args(int count, long defaultLeaseMs) {
-        String tokenBase = Long.toString(10_000_000_000_000L + (random.nextLong() & Long.MAX_VALUE) % 890_000_000_000_000L);
-        return List.of(Integer.toString(count), Long.toString(defaultLeaseMs), tokenBase, retentionMs);
+        return List.of(Integer.toString(count), Long.toString(defaultLeaseMs), LeaseToken.randomTexts(count),
+                retentionMs);
     }
 
     /**
@@ -171,7 +174,7 @@ final class LeaseReserver {
         List<String> reasons = new ArrayList<>();
         for (int a = 3 + 2 * quarantined; a + 3 < answer.size(); a += 4) {
             String id = (String) answer.get(a);
-            long token = Long.parseLong((String) answer.get(a + 1));
+            LeaseToken token = new LeaseToken((String) answer.get(a + 1));
             long deadline = Long.parseLong((String) answer.get(a + 2));
             try {
                 leases.add(new Lease(codec.decode(p.topic(), id, (String) answer.get(a + 3)), token, deadline));

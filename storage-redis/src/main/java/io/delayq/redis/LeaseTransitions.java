@@ -65,7 +65,7 @@ final class LeaseTransitions {
                 for (int index : chunk) {
                     LeaseRef lease = leases.get(index);
                     a.add(lease.job().id());
-                    a.add(Long.toString(lease.token()));
+                    a.add(lease.token().text());
                 }
                 chunks.add(chunk);
                 keys.add(List.of(p.jobs(), p.leased(), p.finished(), p.archive(), p.stats()));
@@ -89,7 +89,7 @@ final class LeaseTransitions {
         Partition p = topics.partition(ref.topic(), ref.id());
         Object answer = writes.evalOneAcknowledged("nack", Op.NACK,
                 List.of(p.jobs(), p.leased(), p.schedPush(), p.schedPull(), p.finished(), p.archive(), p.stats()),
-                List.of(ref.id(), Long.toString(lease.token()), Long.toString(failure.isDead() ? -1 : failure.retryDelayMs()),
+                List.of(ref.id(), lease.token().text(), Long.toString(failure.isDead() ? -1 : failure.retryDelayMs()),
                         failure.error() == null ? "" : failure.error(),
                         failure.httpStatus() == null ? "" : failure.httpStatus().toString(),
                         scriptArgs.retentionMs(), scriptArgs.historySize(), ref.topic(), failure.held() ? "1" : "0"));
@@ -103,7 +103,7 @@ final class LeaseTransitions {
         JobRef ref = lease.job();
         Partition p = topics.partition(ref.topic(), ref.id());
         List<?> answer = (List<?>) writes.evalOneAcknowledged("extend", Op.EXTEND, List.of(p.jobs(), p.leased()),
-                List.of(ref.id(), Long.toString(lease.token()), Long.toString(leaseMs)));
+                List.of(ref.id(), lease.token().text(), Long.toString(leaseMs)));
         StoreException.check(ScriptCodes.status((Long) answer.get(0)), ref, "extended");
         return Long.parseLong((String) answer.get(1));
     }

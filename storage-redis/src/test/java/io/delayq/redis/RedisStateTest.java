@@ -95,7 +95,7 @@ class RedisStateTest {
         RedisFixtures.Head head = raw.head(p, "l1");
         assertThat(head.state()).isEqualTo('L');
         assertThat(head.attempts()).isEqualTo(1);
-        assertThat(head.extra().get("t").asText()).isEqualTo(Long.toString(lease.token()));
+        assertThat(head.extra().get("t").asText()).isEqualTo(lease.token().text());
         assertThat(raw.payload(p, "l1")).isEqualTo(PAYLOAD);
 
         store.ack(List.of(LeaseRef.of(lease)));

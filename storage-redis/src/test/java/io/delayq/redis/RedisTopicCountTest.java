@@ -4,6 +4,7 @@ import io.delayq.core.Delivery;
 import io.delayq.core.Failure;
 import io.delayq.core.JobRef;
 import io.delayq.core.LeaseRef;
+import io.delayq.core.LeaseToken;
 import io.delayq.core.NewJob;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
@@ -53,7 +54,7 @@ class RedisTopicCountTest {
     void readsOfAnUnknownTopicWriteNothing() {
         String topic = "t-" + UUID.randomUUID();
         JobRef ref = new JobRef(topic, "nobody");
-        LeaseRef lease = new LeaseRef(ref, 1);
+        LeaseRef lease = new LeaseRef(ref, LeaseToken.random());
 
         assertThat(store.find(ref)).isEmpty();
         assertThat(store.stats(topic).scheduled()).isZero();

@@ -6,6 +6,7 @@ import io.delayq.core.JobRef;
 import io.delayq.core.JobRules;
 import io.delayq.core.JobStore;
 import io.delayq.core.LeaseRef;
+import io.delayq.core.LeaseToken;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
@@ -187,10 +188,10 @@ public class LeaseResource {
             throw new IllegalArgumentException("leaseToken is required: send the leaseToken the lease answer gave");
         }
         try {
-            return new LeaseRef(new JobRef(topic, id), Long.parseLong(token.trim()));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("leaseToken '" + token + "' is not a token this service issued; "
-                    + "send the leaseToken the lease answer gave, unchanged");
+            return new LeaseRef(new JobRef(topic, id), LeaseToken.parse(token));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("leaseToken " + e.getMessage() + "; send the leaseToken of the lease"
+                    + " answer, or the callback's Delayq-Lease-Token, unchanged");
         }
     }
 

@@ -14,7 +14,7 @@ import java.time.Instant;
  * @param attempt       this attempt's number, from 1; receivers deduplicate on id + attempt
  * @param maxAttempts   attempts the job is allowed in all: when {@code attempt} reaches it, a nack (with a delay or
  *                      without) makes the job dead
- * @param leaseToken    the lease token (a string; opaque to consumers)
+ * @param leaseToken    the lease token (a string, opaque to consumers: 22 characters of base64url)
  * @param leaseDeadline when the lease expires unless extended (RFC 3339, the store's clock)
  * @param runAt         when the job was due (RFC 3339)
  * @param payload       the producer's payload, as the JSON value it was given
@@ -36,7 +36,7 @@ public record LeaseView(
 
     public static LeaseView of(Lease lease) {
         return new LeaseView(lease.job().id(), lease.job().topic(), lease.attempt(), lease.job().maxAttempts(),
-                Long.toString(lease.token()),
+                lease.token().text(),
                 Instant.ofEpochMilli(lease.deadline()).toString(), Instant.ofEpochMilli(lease.job().runAt()).toString(),
                 lease.job().payload(), lease.job().trace() == null ? null : lease.job().trace().traceparent(),
                 lease.job().trace() == null ? null : lease.job().trace().tracestate());

@@ -41,7 +41,7 @@ final class CallbackHeaders {
         headers.put("Delayq-Topic", job.topic());
         headers.put("Delayq-Attempt", Integer.toString(lease.attempt()));
         headers.put("Delayq-Run-At", RFC_3339.format(Instant.ofEpochMilli(job.runAt())));
-        headers.put(LEASE_TOKEN, Long.toString(lease.token()));
+        headers.put(LEASE_TOKEN, lease.token().text());
         headers.put(Signatures.HEADER, signatures.header(Signatures.Kind.CALLBACK, job.topic(), job.id(),
                 lease.attempt(), System.currentTimeMillis() / 1_000, body));
         headers.putAll(trace);

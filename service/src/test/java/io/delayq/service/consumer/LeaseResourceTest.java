@@ -234,6 +234,24 @@ class LeaseResourceTest {
     }
 
     @Test
+    void aTokenIsAStringOf22CharactersAndOneAnEarlierVersionIssuedIsStillReadAsAToken() throws Exception {
+        store.enqueue(NewJob.delayed(topic, "j", "{}", 0, 3));
+        JsonNode lease = leaseOne(topic, "{}");
+        assertThat(lease.get("leaseToken").asText()).matches("[A-Za-z0-9_-]{22}");
+
+        assertThat(post(jobPath("j", "ack"), "{\"leaseToken\":\"5225711974607460001\"}").statusCode())
+                .as("a decimal token, as leases made before 128-bit tokens have, is a token: not this lease's")
+                .isEqualTo(409);
+        HttpResponse<String> nonsense = post(jobPath("j", "ack"), "{\"leaseToken\":\"" + "x".repeat(300) + "\"}");
+        assertThat(nonsense.statusCode()).isBetween(400, 422);
+        assertThat(JSON.readTree(nonsense.body()).get("detail").asText())
+                .contains("22 characters of base64url").hasSizeLessThan(300);
+
+        assertThat(store.find(new JobRef(topic, "j")).orElseThrow().state()).isEqualTo(JobState.LEASED);
+        assertThat(post(jobPath("j", "ack"), token(lease)).statusCode()).isEqualTo(204);
+    }
+
+    @Test
     void manyConcurrentConsumersNeverHoldTheSameJob() throws Exception {
         int jobs = 150;
         List<NewJob> batch = new ArrayList<>();

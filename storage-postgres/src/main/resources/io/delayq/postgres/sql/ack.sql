@@ -1,12 +1,15 @@
 -- ack: marks attempts successful (mirrors ack.lua): SUCCEEDED, history, finished_at; into the outbox too when the
 -- topic's settings say archiveSucceeded.
--- Binds (arrays, one element per lease, distinct jobs, sorted by topic and id): :topics, :ids, :tokens; :historySize.
+-- Binds (arrays, one element per lease, distinct jobs, sorted by topic and id): :topics, :ids; :tokens, the leases'
+-- tokens of 16 bytes one after the other, in the same order (bytea); :historySize.
 -- Returns one row per lease, in input order: status OK, STALE_LEASE (not leased, or another token: nothing changes)
 -- or NOT_FOUND.
 -- The clock's ms are computed once (now.ms), not once per row in the history entry.
 WITH now AS MATERIALIZED (SELECT t, delayq_ms(t) AS ms FROM (SELECT delayq_now() AS t) c),
 input AS (
-    SELECT * FROM unnest(:topics::text[], :ids::text[], :tokens::bigint[]) WITH ORDINALITY AS i(topic, id, token, ord)
+    SELECT i.topic, i.id, encode(substring(:tokens::bytea FROM 16 * i.ord::integer - 15 FOR 16), 'hex')::uuid AS token,
+           i.ord
+    FROM unnest(:topics::text[], :ids::text[]) WITH ORDINALITY AS i(topic, id, ord)
 ),
 done AS (
     UPDATE delayq_jobs j

@@ -6,7 +6,7 @@ extended AS (
     UPDATE delayq_jobs j
     SET lease_deadline = now.t + :leaseMs * interval '1 millisecond'
     FROM now
-    WHERE j.topic = :topic AND j.id = :id AND j.state = 'leased' AND j.lease_token = :token
+    WHERE j.topic = :topic AND j.id = :id AND j.state = 'leased' AND j.lease_token = :token::uuid
     RETURNING j.lease_deadline
 )
 SELECT CASE WHEN EXISTS (SELECT 1 FROM extended) THEN 'OK'

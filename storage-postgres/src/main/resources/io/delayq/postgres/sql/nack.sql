@@ -10,7 +10,7 @@ WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
 target AS (
     SELECT j.topic, j.id, (NOT :held::boolean AND (:delayMs < 0 OR j.attempts >= j.max_attempts)) AS dies
     FROM delayq_jobs j
-    WHERE j.topic = :topic AND j.id = :id AND j.state = 'leased' AND j.lease_token = :token
+    WHERE j.topic = :topic AND j.id = :id AND j.state = 'leased' AND j.lease_token = :token::uuid
     FOR UPDATE
 ),
 failed AS (

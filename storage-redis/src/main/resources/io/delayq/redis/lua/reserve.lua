@@ -5,21 +5,25 @@
 -- KEYS[1] jobs HASH, KEYS[2] scheduled ZSET of the lane, KEYS[3] leased ZSET, KEYS[4] finished ZSET,
 -- KEYS[5] quarantine STREAM
 -- ARGV[1] max (at most 9999), ARGV[2] default lease ms (used when the job has no timeout),
--- ARGV[3] token base: random decimal digits from the caller; lease i gets token base .. %04d(i),
+-- ARGV[3] lease tokens: max tokens of 22 characters each, one after the other, drawn by the caller from a CSPRNG
+-- (Lua has none); lease i gets the i-th, so no two leases share anything but their length,
 -- ARGV[4] finished retention ms
 -- Returns {now, nextDueAt or -1, q, then q pairs of quarantined id and reason, then id1, token1, deadline1, record1,
 -- id2, ...}
 --#include lib/record.lua
 
 local jobs, scheduled, leased, finished, quarantine = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local max, default_lease, token_base = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local max, default_lease, tokens = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local now = now_ms()
 local due = redis.call('ZRANGEBYSCORE', scheduled, '-inf', now, 'LIMIT', 0, max)
+if #tokens < 22 * #due then
+  return redis.error_reply('reserve: ' .. #due .. ' due jobs but ' .. math.floor(#tokens / 22) .. ' lease tokens')
+end
 
 -- The leased record, its token and deadline; runs under pcall, before any write.
 local function lease(rec, i)
   local meta, payload = split_record(rec)
-  local token = token_base .. string.format('%04d', i)
+  local token = string.sub(tokens, 22 * i - 21, 22 * i)
   local deadline = now + (meta.to or default_lease)
   meta.s = 'L'
   meta.a = (meta.a or 0) + 1

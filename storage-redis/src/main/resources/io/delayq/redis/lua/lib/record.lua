@@ -3,11 +3,12 @@
 -- byte. The head is compact so that a pending job with a ~220-byte payload stays in a 256-byte allocation:
 --   <state><P if push lane><attempts base36>|<maxAttempts base36>|<createdAt ms base36>|<runAt ms base36>|<fingerprint>[|<JSON>]
 -- e.g. "S|a|mhzkx3b4|mhzl3g2o|Xy3_a9Qk" or "LP2|3|…|…|…|{\"t\":\"…\"}". The optional JSON object holds the rare fields
--- (absent = default): t lease token (string), to timeout ms, bc broadcast (1), cb callback JSON text, b backoff JSON
--- text, x finishedAt ms, e last error, h history [{n attempt, t at ms, e error, c http status, h 1 when the entry is a
--- hold (nack.lua), not an attempt}] oldest first, tp / ts the producer's W3C traceparent / tracestate, od the job's
--- own dead-notice target (Callback JSON text) (tp, ts and od are written by Java at enqueue; scripts carry them along
--- untouched).
+-- (absent = default): t lease token (string: 22 characters of base64url; a record leased before 128-bit tokens holds
+-- the decimal token it was leased with, compared as text like any other), to timeout ms, bc broadcast (1), cb callback
+-- JSON text, b backoff JSON text, x finishedAt ms, e last error, h history [{n attempt, t at ms, e error, c http
+-- status, h 1 when the entry is a hold (nack.lua), not an attempt}] oldest first, tp / ts the producer's W3C
+-- traceparent / tracestate, od the job's own dead-notice target (Callback JSON text) (tp, ts and od are written by Java
+-- at enqueue; scripts carry them along untouched).
 -- States: S scheduled, L leased, Y succeeded, D dead, C cancelled.
 -- In a script the record is a table: s, l (1 = push), a, m, c, r, f and the JSON fields.
 

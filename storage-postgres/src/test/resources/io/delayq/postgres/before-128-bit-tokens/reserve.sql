@@ -1,0 +1,61 @@
+-- reserve.sql as it was before 128-bit lease tokens (main at 2a9efcc, schema V11), unchanged below this paragraph:
+-- kept so that LeaseTokensMigrationTest leases jobs exactly as the previous version did, then migrates to V12 and
+-- checks that this version acks, nacks, extends and expires those leases. Not run by the store.
+--
+-- reserve: leases up to :max due jobs of one topic and lane, earliest run time first (mirrors reserve.lua; River's
+-- JobGetAvailable is the model). Each lease lasts the job's timeout_ms or :defaultLeaseMs and has a fresh token;
+-- attempts + 1.
+-- Binds: :topic, :push, :max, :defaultLeaseMs.
+-- Commits asynchronously (synchronous_commit off for this statement only): a lease is the one state a crash may
+-- forget, and forgetting it is safe — the job is SCHEDULED again, as before the reserve, and is handed out again
+-- (at least once), while the holder's ack is refused as stale. Not waiting for the WAL flush is what keeps a
+-- reserve, and so delivery, within milliseconds of the due time. Every other transition commits durably, and its
+-- flush also makes durable every lease written before it.
+-- Returns one row per lease (the leased job's columns), each with now_ms (the database's clock) and next_ms (the
+-- earliest run time still scheduled in the lane, or null); when nothing was leased, one row of nulls but now_ms and
+-- next_ms. Both are converted to ms once, in their materialized CTEs (a plain subquery in FROM is pulled up, and its
+-- expression evaluated again for every row of the result).
+WITH now AS MATERIALIZED (SELECT t, delayq_ms(t) AS ms FROM (SELECT delayq_now() AS t) c),
+async AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS v),
+due AS MATERIALIZED (
+    -- ctid: the UPDATE below fetches each locked row where the lock found it (a TID scan). A locked row cannot move;
+    -- a row that a concurrent transaction changed between this statement's snapshot and the lock is not visible at
+    -- its new ctid to the UPDATE, so it is not leased this time (it stays scheduled and is reported as next)
+    SELECT j.ctid AS tid
+    FROM delayq_jobs j
+    WHERE j.topic = :topic AND j.push = :push AND j.state = 'scheduled' AND j.run_at <= (SELECT t FROM now)
+    ORDER BY j.run_at
+    LIMIT :max
+    FOR UPDATE SKIP LOCKED
+),
+leased AS (
+    UPDATE delayq_jobs j
+    SET state = 'leased',
+        attempts = j.attempts + 1,
+        lease_token = delayq_token(),
+        lease_deadline = now.t + coalesce(j.timeout_ms, :defaultLeaseMs) * interval '1 millisecond'
+    FROM now
+    -- = ANY(ARRAY(...)), not a join with due: a join (on ctid, or on the key) is planned as a hash join over a
+    -- sequential scan of the whole table once the table is large (a reserve of 1,000 among 100,000 jobs: 29 ms
+    -- against 9 ms); an array of TIDs is always a TID scan, one heap fetch per locked row
+    WHERE j.ctid = ANY (ARRAY(SELECT due.tid FROM due))
+    RETURNING j.*
+),
+counted AS (
+    INSERT INTO delayq_counters AS c (topic, shard, scheduled, leased)
+    SELECT :topic, pg_backend_pid() % 16, -count(*), count(*) FROM leased HAVING count(*) > 0
+    ON CONFLICT (topic, shard) DO UPDATE SET scheduled = c.scheduled + excluded.scheduled,
+                                             leased = c.leased + excluded.leased
+),
+next AS MATERIALIZED (
+    -- rows this statement leased still look scheduled in its snapshot: skip them (at most :max index entries)
+    SELECT delayq_ms((SELECT j.run_at FROM delayq_jobs j
+                      WHERE j.topic = :topic AND j.push = :push AND j.state = 'scheduled'
+                        -- NOT IN over the CTE becomes one hashed lookup per row; NOT EXISTS was planned as a nested
+                        -- loop over the batch for every row scanned (quadratic in :max)
+                        AND j.id NOT IN (SELECT leased.id FROM leased)
+                      ORDER BY j.run_at LIMIT 1)) AS ms
+)
+SELECT l.*, now.ms AS now_ms, next.ms AS next_ms, async.v AS commit_mode
+FROM now CROSS JOIN next CROSS JOIN async LEFT JOIN leased l ON true
+ORDER BY l.run_at, l.id
