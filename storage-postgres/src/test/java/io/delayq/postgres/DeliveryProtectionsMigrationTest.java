@@ -1,18 +1,13 @@
 package io.delayq.postgres;
 
-import io.delayq.postgres.testing.TestPostgres;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
+import static io.delayq.postgres.MigrationSchema.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -82,38 +77,12 @@ class DeliveryProtectionsMigrationTest {
 
     /** A schema of its own at V8; {@code body} gets a statement on it and what migrates it to V9. */
     private static void inSchemaAtV8(SchemaBody body) throws SQLException {
-        String schema = "v9_" + UUID.randomUUID().toString().replace("-", "");
-        flyway(schema, "8").migrate();
-        try (Connection c = DriverManager.getConnection(TestPostgres.sharedJdbcUrl(), TestPostgres.user(),
-                TestPostgres.password()); Statement s = c.createStatement()) {
-            s.execute("SET search_path TO " + schema + ", public");
-            body.run(s, () -> flyway(schema, "9").migrate());
-        } finally {
-            try (Connection c = DriverManager.getConnection(TestPostgres.sharedJdbcUrl(), TestPostgres.user(),
-                    TestPostgres.password()); Statement s = c.createStatement()) {
-                s.execute("DROP SCHEMA " + schema + " CASCADE");
+        try (MigrationSchema schema = new MigrationSchema("v9")) {
+            schema.migrateTo("8");
+            try (Connection c = schema.connect(); Statement s = c.createStatement()) {
+                body.run(s, () -> schema.migrateTo("9"));
             }
         }
-    }
-
-    private static Flyway flyway(String schema, String target) {
-        return Flyway.configure()
-                .dataSource(TestPostgres.sharedJdbcUrl(), TestPostgres.user(), TestPostgres.password())
-                .locations(SchemaMigrations.LOCATION)
-                .table(SchemaMigrations.HISTORY_TABLE)
-                .schemas(schema)
-                .target(target)
-                .load();
-    }
-
-    private static List<String> rows(Statement s, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = s.executeQuery(sql)) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
     }
 
     @FunctionalInterface

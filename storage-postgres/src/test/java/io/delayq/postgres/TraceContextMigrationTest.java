@@ -1,18 +1,13 @@
 package io.delayq.postgres;
 
-import io.delayq.postgres.testing.TestPostgres;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
+import static io.delayq.postgres.MigrationSchema.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -21,24 +16,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * longer, still goes into the outbox positionally. Run in a schema of its own, migrated to V7 first.
  */
 class TraceContextMigrationTest {
-    private final String schema = "v8_" + UUID.randomUUID().toString().replace("-", "");
-
-    private Flyway flyway(String target) {
-        return Flyway.configure()
-                .dataSource(TestPostgres.sharedJdbcUrl(), TestPostgres.user(), TestPostgres.password())
-                .locations(SchemaMigrations.LOCATION)
-                .table(SchemaMigrations.HISTORY_TABLE)
-                .schemas(schema)
-                .target(target)
-                .load();
-    }
 
     @Test
     void outboxRowsWrittenBeforeV8KeepTheirSeqAndTheOutboxStillTakesJobRowsPositionally() throws SQLException {
-        flyway("7").migrate();
-        try (Connection c = DriverManager.getConnection(TestPostgres.sharedJdbcUrl(), TestPostgres.user(),
-                TestPostgres.password()); Statement s = c.createStatement()) {
-            s.execute("SET search_path TO " + schema + ", public");
+        try (MigrationSchema schema = new MigrationSchema("v8"); Connection c = migratedTo7(schema);
+             Statement s = c.createStatement()) {
             for (int i = 0; i < 3; i++) {
                 s.execute("INSERT INTO delayq_outbox (topic, id, state, push, run_at, max_attempts, created_at,"
                         + " finished_at, fingerprint, payload) VALUES ('t', 'old" + i + "', 'dead', false, now(), 1,"
@@ -47,11 +29,11 @@ class TraceContextMigrationTest {
             s.execute("DELETE FROM delayq_outbox WHERE id = 'old1'"); // a gap, as archived entries leave
             List<String> before = rows(s, "SELECT seq || ' ' || id || ' ' || payload FROM delayq_outbox ORDER BY seq");
 
-            flyway("8").migrate(); // V9 rebuilt the outbox once more (DeliveryProtectionsMigrationTest)
+            schema.migrateTo("8"); // V9 rebuilt the outbox once more (DeliveryProtectionsMigrationTest)
 
             assertThat(rows(s, "SELECT seq || ' ' || id || ' ' || payload FROM delayq_outbox ORDER BY seq"))
                     .containsExactlyElementsOf(before);
-            assertThat(rows(s, "SELECT column_name FROM information_schema.columns WHERE table_schema = '" + schema
+            assertThat(rows(s, "SELECT column_name FROM information_schema.columns WHERE table_schema = '" + schema.name()
                     + "' AND table_name = 'delayq_outbox' ORDER BY ordinal_position DESC LIMIT 3"))
                     .containsExactly("seq", "tracestate", "traceparent");
 
@@ -65,21 +47,11 @@ class TraceContextMigrationTest {
                         assertThat(Long.parseLong(row.split(" ")[0])).isGreaterThan(lastOld);
                         assertThat(row).endsWith(" 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01 a=1");
                     });
-        } finally {
-            try (Connection c = DriverManager.getConnection(TestPostgres.sharedJdbcUrl(), TestPostgres.user(),
-                    TestPostgres.password()); Statement s = c.createStatement()) {
-                s.execute("DROP SCHEMA " + schema + " CASCADE");
-            }
         }
     }
 
-    private static List<String> rows(Statement s, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = s.executeQuery(sql)) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
+    private static Connection migratedTo7(MigrationSchema schema) throws SQLException {
+        schema.migrateTo("7");
+        return schema.connect();
     }
 }
