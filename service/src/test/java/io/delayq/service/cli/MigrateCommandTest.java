@@ -38,7 +38,8 @@ class MigrateCommandTest {
         assertThat(report(first)).satisfiesExactly(
                 line -> assertThat(line).isEqualTo("store: up to date"),
                 line -> assertThat(line).startsWith("archive: Applied V1: ").hasSizeGreaterThan(25),
-                line -> assertThat(line).startsWith("archive: Applied V2: ").hasSizeGreaterThan(25));
+                line -> assertThat(line).startsWith("archive: Applied V2: ").hasSizeGreaterThan(25),
+                line -> assertThat(line).startsWith("archive: Applied V3: ").hasSizeGreaterThan(25));
         assertThat(report(second)).containsExactly("store: up to date", "archive: up to date");
     }
 
