@@ -6,6 +6,7 @@ import io.delayq.core.JobRules;
 import io.delayq.core.JobStoreFactory;
 import io.delayq.core.archive.JobArchiveFactory;
 import io.delayq.service.auth.AuthFactory;
+import io.delayq.service.config.DefaultHealthChecks;
 import io.delayq.service.config.DefaultStores;
 import io.delayq.service.config.LimitsFactory;
 import io.delayq.service.consumer.ConsumerFactory;
@@ -14,8 +15,11 @@ import io.delayq.service.notice.DeadNoticesFactory;
 import io.delayq.service.prometheus.PrometheusFactory;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.validation.ValidationMethod;
+import io.dropwizard.health.HealthFactory;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+
+import java.util.Optional;
 
 /**
  * The service's configuration ({@code config.yml}); docs/configuration.md has the full reference.
@@ -40,6 +44,10 @@ import jakarta.validation.constraints.NotNull;
  *       <td>Payload size, furthest delay, batch size, highest maxAttempts.</td></tr>
  *   <tr><td>{@code consumer}</td><td>1,000 event streams, 1,000 parked long polls</td>
  *       <td>What one instance holds open for consumers ({@link ConsumerFactory}).</td></tr>
+ *   <tr><td>{@code prometheus}</td><td>50 topics</td><td>The Prometheus exposition ({@link PrometheusFactory}).</td></tr>
+ *   <tr><td>{@code health}</td><td>see {@link DefaultHealthChecks}</td><td>Dropwizard's health module: which health
+ *       checks run on a schedule and which are critical for {@code /health-check} (what a load balancer probes);
+ *       checks the block leaves out keep delayq's defaults.</td></tr>
  *   <tr><td>{@code server}, {@code logging}, {@code metrics}</td><td>Dropwizard's</td>
  *       <td>Ports, request log, log levels, metric reporters.</td></tr>
  * </table>
@@ -86,6 +94,7 @@ public class DelayqConfiguration extends Configuration {
     public void setConsumer(ConsumerFactory consumer) {
         this.consumer = consumer;
     }
+    private boolean healthCompleted;
 
     @JsonProperty
     public JobStoreFactory getStore() {
@@ -186,6 +195,30 @@ public class DelayqConfiguration extends Configuration {
         } catch (IllegalArgumentException outside) {
             return false;
         }
+    }
+
+    /**
+     * Dropwizard's {@code health:} block (its health module: scheduled checks, {@code /health-check} on the
+     * application port for load balancers), completed with delayq's defaults ({@link DefaultHealthChecks}): a
+     * configuration without the block gets them all, one with it keeps them for every check its
+     * {@code healthChecks} list does not name. Resolved on first call, after parsing, like {@link #getArchive()}.
+     */
+    @Override
+    @JsonProperty("health")
+    public synchronized Optional<HealthFactory> getHealthFactory() {
+        if (!healthCompleted) {
+            super.setHealthFactory(DefaultHealthChecks.complete(super.getHealthFactory().orElse(null),
+                    deadNotices != null && deadNotices.isEnabled()));
+            healthCompleted = true;
+        }
+        return super.getHealthFactory();
+    }
+
+    @Override
+    @JsonProperty("health")
+    public synchronized void setHealthFactory(HealthFactory health) {
+        super.setHealthFactory(health);
+        healthCompleted = false;
     }
 
     @JsonProperty

@@ -13,7 +13,10 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The admin port reports the store, the archive, its archiver and the delivery engine healthy, and exposes metrics. */
+/**
+ * The admin port reports the store, the archive, its archiver and the delivery engine healthy, and exposes metrics;
+ * the application port answers a load balancer's {@code /health-check} by the critical checks.
+ */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class HealthCheckTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
@@ -33,6 +36,30 @@ class HealthCheckTest {
         assertThat(health.json().path("archive").path("healthy").asBoolean()).isTrue();
         assertThat(health.json().path("archiver").path("healthy").asBoolean()).isTrue();
         assertThat(health.json().path("archiver").path("message").asText()).startsWith("backlog");
+    }
+
+    /** What a load balancer probes: the health module's {@code /health-check} on the application port. */
+    @Test
+    void theApplicationPortAnswersTheLoadBalancerCheckWithTheCriticalChecks() throws InterruptedException {
+        Api app = new Api("http://127.0.0.1:" + APP.getLocalPort(), null);
+        Answer check = app.get("/health-check?name=all");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (check.status() != 200 && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            check = app.get("/health-check?name=all");
+        }
+        assertThat(check.status()).as(check.toString()).isEqualTo(200);
+        assertThat(check.header("Cache-Control")).isEqualTo("no-store");
+        java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> checks = new java.util.TreeMap<>();
+        check.json().forEach(c -> checks.put(c.path("name").asText(), c));
+        assertThat(checks).containsKeys("store", "engine", "archive", "archiver", "deadlocks", "callback-endpoints");
+        assertThat(checks.get("store").path("critical").asBoolean()).isTrue();
+        assertThat(checks.get("engine").path("critical").asBoolean()).isTrue();
+        assertThat(checks.get("archive").path("critical").asBoolean()).isFalse();
+        assertThat(checks.get("archiver").path("critical").asBoolean()).isFalse();
+        assertThat(checks.get("deadlocks").path("type").asText()).isEqualTo("ALIVE");
+        assertThat(app.get("/health-check?type=alive").status()).as("liveness").isEqualTo(200);
+        assertThat(app.get("/health-check").raw().body()).as("no details without ?name=").isEqualTo("[]");
     }
 
     @Test
