@@ -207,8 +207,7 @@ public class DelayqConfiguration extends Configuration {
     @JsonProperty("health")
     public synchronized Optional<HealthFactory> getHealthFactory() {
         if (!healthCompleted) {
-            super.setHealthFactory(DefaultHealthChecks.complete(super.getHealthFactory().orElse(null),
-                    deadNotices != null && deadNotices.isEnabled()));
+            super.setHealthFactory(DefaultHealthChecks.complete(super.getHealthFactory().orElse(null)));
             healthCompleted = true;
         }
         return super.getHealthFactory();

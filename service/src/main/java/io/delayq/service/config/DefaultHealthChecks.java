@@ -31,9 +31,11 @@ import java.util.stream.Collectors;
  *       does ({@code /health-check?type=alive} answers 503)</td></tr>
  *   <tr><td>{@code archive}, {@code archiver}</td><td>no</td><td>jobs are scheduled and delivered while the archive is
  *       down (finished jobs wait in the store's outbox): draining every instance for it would stop all of that</td></tr>
- *   <tr><td>{@code callback-endpoints}, {@code dead-notices}</td><td>no</td><td>never unhealthy: a receiver that is
- *       down is not delayq's outage</td></tr>
  * </table>
+ *
+ * {@code callback-endpoints} and {@code dead-notices} are never unhealthy (a receiver that is down is not delayq's
+ * outage) and are not scheduled: {@code /healthcheck} shows their messages when asked, and the circuits' snapshot is
+ * not read every interval for nothing.
  *
  * Every check every {@value #INTERVAL_TEXT}, healthy or not (Dropwizard waits 30 s between checks of an unhealthy one,
  * so an instance would come back up to a minute late); unhealthy after 3 failures in a row, healthy again after 2
@@ -52,15 +54,13 @@ public final class DefaultHealthChecks {
     /**
      * The health factory to use: {@code configured} (or Dropwizard's default factory when the configuration has no
      * {@code health:} block) with an entry for every default check it does not name.
-     *
-     * @param deadNotices whether the {@code dead-notices} check is registered ({@code deadNotices.enabled})
      */
-    public static HealthFactory complete(HealthFactory configured, boolean deadNotices) {
+    public static HealthFactory complete(HealthFactory configured) {
         HealthFactory factory = configured == null ? new DefaultHealthFactory() : configured;
         if (factory instanceof DefaultHealthFactory health) {
             List<HealthCheckConfiguration> checks = new ArrayList<>(health.getHealthCheckConfigurations());
             Set<String> named = checks.stream().map(HealthCheckConfiguration::getName).collect(Collectors.toSet());
-            for (HealthCheckConfiguration check : defaults(deadNotices)) {
+            for (HealthCheckConfiguration check : defaults()) {
                 if (!named.contains(check.getName())) {
                     checks.add(check);
                 }
@@ -71,18 +71,13 @@ public final class DefaultHealthChecks {
     }
 
     /** The defaults themselves (see the table above). */
-    public static List<HealthCheckConfiguration> defaults(boolean deadNotices) {
-        List<HealthCheckConfiguration> checks = new ArrayList<>(List.of(
+    public static List<HealthCheckConfiguration> defaults() {
+        return List.of(
                 check("store", true, HealthCheckType.READY),
                 check("engine", true, HealthCheckType.READY),
                 check("deadlocks", true, HealthCheckType.ALIVE),
                 check("archive", false, HealthCheckType.READY),
-                check("archiver", false, HealthCheckType.READY),
-                check("callback-endpoints", false, HealthCheckType.READY)));
-        if (deadNotices) {
-            checks.add(check("dead-notices", false, HealthCheckType.READY));
-        }
-        return checks;
+                check("archiver", false, HealthCheckType.READY));
     }
 
     private static HealthCheckConfiguration check(String name, boolean critical, HealthCheckType type) {

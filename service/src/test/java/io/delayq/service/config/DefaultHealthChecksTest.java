@@ -37,26 +37,17 @@ class DefaultHealthChecksTest {
     void withoutAHealthBlockTheStoreAndTheEngineAreCriticalAndTheArchiveIsNot() throws Exception {
         Map<String, HealthCheckConfiguration> checks = checks(parse("delivery: {signingSecret: s}\n"));
 
-        assertThat(checks).containsOnlyKeys("store", "engine", "deadlocks", "archive", "archiver",
-                "callback-endpoints", "dead-notices");
+        assertThat(checks).as("never unhealthy, callback-endpoints and dead-notices are not scheduled")
+                .containsOnlyKeys("store", "engine", "deadlocks", "archive", "archiver");
         assertThat(checks.get("store").isCritical()).isTrue();
         assertThat(checks.get("engine").isCritical()).isTrue();
         assertThat(checks.get("deadlocks").getType()).as("a restart cures it: liveness").isEqualTo(HealthCheckType.ALIVE);
         assertThat(checks.get("archive").isCritical()).isFalse();
         assertThat(checks.get("archiver").isCritical()).isFalse();
-        assertThat(checks.get("callback-endpoints").isCritical()).isFalse();
-        assertThat(checks.get("dead-notices").isCritical()).isFalse();
         assertThat(checks.get("store").getSchedule().getCheckInterval()).isEqualTo(Duration.seconds(2));
         assertThat(checks.get("store").getSchedule().getDowntimeInterval())
                 .as("an unhealthy check is asked as often: the instance is back within seconds")
                 .isEqualTo(Duration.seconds(2));
-    }
-
-    @Test
-    void withoutDeadNoticesTheirCheckIsNotScheduled() throws Exception {
-        // the health module refuses to start with a scheduled check that is not registered
-        assertThat(checks(parse("delivery: {signingSecret: s}\ndeadNotices: {enabled: false}\n")))
-                .doesNotContainKey("dead-notices").containsKey("store");
     }
 
     @Test
@@ -88,7 +79,7 @@ class DefaultHealthChecksTest {
         DelayqConfiguration config = factory.build(new SubstitutingSourceProvider(new FileConfigurationSourceProvider(),
                 new EnvironmentVariableSubstitutor(false)), root.toString());
         Map<String, HealthCheckConfiguration> checks = checks(config);
-        Map<String, HealthCheckConfiguration> defaults = DefaultHealthChecks.defaults(true).stream()
+        Map<String, HealthCheckConfiguration> defaults = DefaultHealthChecks.defaults().stream()
                 .collect(Collectors.toMap(HealthCheckConfiguration::getName, Function.identity()));
 
         assertThat(checks).containsOnlyKeys(defaults.keySet());

@@ -52,7 +52,7 @@ class HealthCheckTest {
         assertThat(check.header("Cache-Control")).isEqualTo("no-store");
         java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> checks = new java.util.TreeMap<>();
         check.json().forEach(c -> checks.put(c.path("name").asText(), c));
-        assertThat(checks).containsKeys("store", "engine", "archive", "archiver", "deadlocks", "callback-endpoints");
+        assertThat(checks).containsOnlyKeys("store", "engine", "archive", "archiver", "deadlocks");
         assertThat(checks.get("store").path("critical").asBoolean()).isTrue();
         assertThat(checks.get("engine").path("critical").asBoolean()).isTrue();
         assertThat(checks.get("archive").path("critical").asBoolean()).isFalse();
