@@ -19,6 +19,7 @@ import io.delayq.service.bulk.BulkOperationRunner;
 import io.delayq.service.bulk.BulkOperationsResource;
 import io.delayq.service.cli.MigrateCommand;
 import io.delayq.service.config.DevDefaults;
+import io.delayq.service.config.DefaultHealthChecks;
 import io.delayq.service.consumer.ConsumerEndpoints;
 import io.delayq.service.deadletters.DeadLettersResource;
 import io.delayq.service.delivery.DeliveryEngine;
@@ -150,8 +151,8 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         CircuitSnapshot circuits = new CircuitSnapshot(store);
         BreakerVisibility.register(environment, store, circuits, delivery.getBreaker());
         // /metrics/prometheus on the admin port; before the engine is built (it takes over its callback-latency timer).
-        TopicActivity activity = CompositeTopicActivity.of(history,
-                PrometheusExposition.register(environment, config.getPrometheus(), circuits::circuits));
+        TopicActivity activity = CompositeTopicActivity.of(history, PrometheusExposition.register(environment,
+                config.getPrometheus(), circuits::read, DefaultHealthChecks.scheduled(config, environment)));
         DeliveryEngine engine = delivery.build(store, environment, activity);
 
         Consumer<Callback> callbackCheck = new CallbackCheck(config.getLimits().jobRules(), delivery.callbackGuard());

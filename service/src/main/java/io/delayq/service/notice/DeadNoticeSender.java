@@ -51,7 +51,7 @@ import java.util.function.LongSupplier;
  *
  * <p>Metrics: meters {@value #SENT_METER} (delivered), {@value #FAILED_METER} (failed attempts) and
  * {@value #GIVEN_UP_METER} (notices FAILED for good), gauge {@value #DUE_GAUGE} (notices due at the last pass, at most
- * {@code batchSize}). The {@value #HEALTH_CHECK} health check is always healthy (delayq itself is fine when a
+ * {@code batchSize}; null while the archive cannot be read). The {@value #HEALTH_CHECK} health check is always healthy (delayq itself is fine when a
  * receiver is not) and says so in its message when notices keep failing or the archive cannot be read.
  */
 public final class DeadNoticeSender implements Managed {
@@ -109,7 +109,8 @@ public final class DeadNoticeSender implements Managed {
         this.failed = metrics.meter(FAILED_METER);
         this.givenUp = metrics.meter(GIVEN_UP_METER);
         metrics.remove(DUE_GAUGE);
-        metrics.register(DUE_GAUGE, (Gauge<Integer>) () -> lastDue);
+        // Unknown (null: no Prometheus sample) while the archive cannot be read, rather than the last count seen.
+        metrics.register(DUE_GAUGE, (Gauge<Integer>) () -> archiveError == null ? lastDue : null);
     }
 
     @Override

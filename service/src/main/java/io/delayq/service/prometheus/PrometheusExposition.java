@@ -1,22 +1,31 @@
 package io.delayq.service.prometheus;
 
-import com.codahale.metrics.MetricRegistry;
-import com.codahale.metrics.jvm.MemoryUsageGaugeSet;
-import io.delayq.core.breaker.OriginCircuit;
+import io.delayq.service.breaker.CircuitSnapshot;
 import io.delayq.service.history.TopicActivity;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.health.HealthStateAggregator;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
-import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
+import io.prometheus.metrics.instrumentation.jvm.JvmBufferPoolMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmClassLoadingMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmCompilationMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmGarbageCollectorMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmMemoryPoolAllocationMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmRuntimeInfoMetric;
+import io.prometheus.metrics.instrumentation.jvm.JvmThreadsMetrics;
+import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import java.util.List;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
  * {@value #PATH} on the admin port: the service's metrics for Prometheus, in the text format 0.0.4 or OpenMetrics
  * (by the request's {@code Accept}), written by the official client's servlet. See package-info for the series.
  *
- * <pre>{@code TopicActivity prometheus = PrometheusExposition.register(environment, factory);}</pre>
+ * <pre>{@code TopicActivity prometheus = PrometheusExposition.register(environment, factory, circuits::read, health);}</pre>
  *
  * Call it before the delivery engine is built (it takes over the engine's callback-latency timer), and pass the
  * returned activity to the engine and the scheduler (with the history, through {@link CompositeTopicActivity}).
@@ -28,36 +37,51 @@ public final class PrometheusExposition {
     }
 
     /**
-     * @param circuits the callback origins' circuits, read at scrape time for the per-origin circuit-breaker series
-     *                 (a cached snapshot: see {@link CircuitSeries})
+     * @param circuits the callback origins' circuits, read at scrape time (a cached snapshot: see
+     *                 {@link CircuitSeries})
+     * @param health   the health module's scheduled checks ({@code delayq_store_up}, {@code delayq_archive_up}), empty
+     *                 when the {@code health:} block is disabled
      */
     public static TopicActivity register(Environment environment, PrometheusFactory factory,
-                                         Supplier<List<OriginCircuit>> circuits) {
+                                         Supplier<CircuitSnapshot.Reading> circuits,
+                                         Optional<HealthStateAggregator> health) {
         // A registry of its own, not the client's static default: every application in one JVM (the tests start
         // several) exposes its own metrics.
         PrometheusRegistry registry = new PrometheusRegistry();
-        DropwizardExports.builder()
-                .dropwizardRegistry(environment.metrics())
-                .metricFilter(new BridgedMetrics(environment.metrics()))
-                .register(registry);
-        registerJvmMemoryGauges(environment.metrics());
+        registerJvmMetrics(registry);
         TopicLabels labels = new TopicLabels(factory.getTopicLimit());
         TopicDepthSeries.register(registry, environment.metrics(), labels);
         CallbackLatencyHistogram.register(registry, environment.metrics());
         CircuitSeries.register(registry, circuits);
+        HealthSeries.register(registry, health);
         TopicActivity activity = new PrometheusTopicActivity(registry, labels);
+        // Last: the bridge leaves out any Dropwizard metric named like one of the families above. Their names only:
+        // a filter that takes none collects nothing, so no callback reads the store (or caches a reading) here.
+        Set<String> natives = new HashSet<>();
+        registry.scrape(name -> {
+            natives.add(name);
+            return false;
+        });
+        registry.register(new DropwizardBridge(environment.metrics(), natives));
         environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping(PATH);
         return activity;
     }
 
     /**
-     * Dropwizard registers its JVM gauges ({@code jvm.memory.heap.used}, ...) when started from the command line
-     * ({@code Application.run(String...)}); an application started otherwise (embedded, DropwizardTestSupport) has
-     * none. The heap gauges are added then, so {@code jvm_memory_heap_*} is always served.
+     * The client's JVM instrumentation, by Prometheus's conventions ({@code jvm_memory_used_bytes{area}},
+     * {@code jvm_gc_collection_seconds}, {@code process_cpu_seconds_total}, ...), in place of Dropwizard's
+     * {@code jvm.*} gauges (which an application started from the command line has, and one started otherwise not).
+     * Each part on its own rather than {@code JvmMetrics}, which keeps every registry it was given for good.
      */
-    private static void registerJvmMemoryGauges(MetricRegistry metrics) {
-        if (metrics.getNames().stream().noneMatch(name -> name.startsWith("jvm.memory."))) {
-            metrics.register("jvm.memory", new MemoryUsageGaugeSet());
-        }
+    private static void registerJvmMetrics(PrometheusRegistry registry) {
+        JvmThreadsMetrics.builder().register(registry);
+        JvmBufferPoolMetrics.builder().register(registry);
+        JvmClassLoadingMetrics.builder().register(registry);
+        JvmCompilationMetrics.builder().register(registry);
+        JvmGarbageCollectorMetrics.builder().register(registry);
+        JvmMemoryPoolAllocationMetrics.builder().register(registry);
+        JvmMemoryMetrics.builder().register(registry);
+        JvmRuntimeInfoMetric.builder().register(registry);
+        ProcessMetrics.builder().register(registry);
     }
 }

@@ -4,10 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
-/**
- * The Prometheus exposition's settings ({@code prometheus:} in config.yml, once the configuration carries it; until
- * then the defaults apply).
- */
+/** The Prometheus exposition's settings ({@code prometheus:} in config.yml; left out, the defaults apply). */
 public class PrometheusFactory {
     /** Topics with series of their own; the rest share {@code topic="other"}. */
     @Min(1)

@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Per-topic depth gauges, {@code delayq.topics.<topic>.scheduled} and {@code .leased}. A topic's gauges appear the
  * first time this instance schedules a job in it (or at start for every known topic), and read the store at most
- * once per {@link #REFRESH_SECONDS} however often they are scraped. A store that cannot be reached reads as -1.
+ * once per {@link #REFRESH_SECONDS} however often they are scraped. While the store cannot be read their value is
+ * null (unknown): {@code /metrics} shows null and the Prometheus series has no sample, rather than a number a sum or
+ * an alert would take for a depth.
  */
 public final class TopicDepthGauges {
     /** Every gauge is {@code PREFIX + topic + ".scheduled"} or {@code ".leased"} (the Prometheus relabelling reads them). */
@@ -44,14 +46,18 @@ public final class TopicDepthGauges {
                 try {
                     return store.stats(topic);
                 } catch (RuntimeException e) {
-                    return new TopicStats(topic, -1, -1, -1, -1, -1);
+                    return null;
                 }
             }
         };
-        metrics.gauge(PREFIX + topic + ".scheduled",
-                () -> (Gauge<Long>) () -> stats.getValue().scheduled());
-        metrics.gauge(PREFIX + topic + ".leased",
-                () -> (Gauge<Long>) () -> stats.getValue().leased());
+        metrics.gauge(PREFIX + topic + ".scheduled", () -> (Gauge<Long>) () -> {
+            TopicStats now = stats.getValue();
+            return now == null ? null : now.scheduled();
+        });
+        metrics.gauge(PREFIX + topic + ".leased", () -> (Gauge<Long>) () -> {
+            TopicStats now = stats.getValue();
+            return now == null ? null : now.leased();
+        });
     }
 
     /** Registers the gauges of every topic the store knows; a store that cannot be reached is skipped. */

@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * {@code delayq_topic_scheduled{topic}} and {@code delayq_topic_leased{topic}}: the per-topic depth gauges the service
  * already keeps ({@code delayq.topics.<topic>.scheduled} and {@code .leased}, io.delayq.service.metrics), relabelled
  * at scrape time with the bounded topic label. Reading them costs no store call here: each caches its store read for
- * a few seconds. A topic whose store read failed (-1) has no sample, and adds nothing to {@code other}.
+ * a few seconds. A topic whose store read failed (null) has no sample, and adds nothing to {@code other}.
  */
 final class TopicDepthSeries {
     static final String PREFIX = TopicDepthGauges.PREFIX;

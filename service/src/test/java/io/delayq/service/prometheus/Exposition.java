@@ -205,6 +205,11 @@ final class Exposition {
         });
     }
 
+    /** Every family declared by a TYPE line, by name, with its type, in the order of the exposition. */
+    Map<String, String> families() {
+        return java.util.Collections.unmodifiableMap(types);
+    }
+
     String type(String family) {
         return types.get(family);
     }

@@ -93,10 +93,18 @@ class PrometheusEndpointTest {
                 .as("every callback timed by the engine's timer").isGreaterThanOrEqualTo(2.0);
         assertThat(text.value("delayq_delivery_callback_latency_seconds_bucket", Map.of("le", "600.0")))
                 .isGreaterThanOrEqualTo(2.0);
-        // bridged from Dropwizard, names sanitised
-        assertThat(text.sampleNames()).contains("delayq_archive_backlog", "delayq_consumer_parkedLeaseRequests",
-                "delayq_consumer_leaseTopicsTracked", "delayq_delivery_callback_latency", "delayq_delivery_in_flight",
-                "jvm_memory_heap_used", "delayq_delivery_delivered_total");
+        // bridged from Dropwizard, named by Prometheus's conventions (snake_case, _total, _seconds)
+        assertThat(text.sampleNames()).contains("delayq_archive_backlog", "delayq_consumer_parked_lease_requests",
+                "delayq_consumer_lease_topics_tracked", "delayq_delivery_in_flight", "delayq_delivery_delivered_total",
+                "delayq_jobs_enqueued_total", "delayq_store_up", "delayq_archive_up");
+        assertThat(text.value("delayq_api_method_seconds_count",
+                Map.of("resource", "JobsResource", "method", "schedule"))).as("a Jersey timer, labelled")
+                .isGreaterThanOrEqualTo(2.0);
+        // the JVM by the client's instrumentation
+        assertThat(text.samples("jvm_memory_used_bytes")).anyMatch(s -> "heap".equals(s.label("area")));
+        // no Dropwizard copy of what a native series has: the millisecond lateness, the latency summary
+        assertThat(text.families()).doesNotContainKeys("delayq_delivery_lateness", "delayq_delivery_callback_latency",
+                "delayq_delivery_callback_latency_seconds_summary");
         // topics are a label, never part of a name: the per-topic Dropwizard metrics are not bridged
         assertThat(text.sampleNames()).noneMatch(name -> name.contains(TOPIC.replaceAll("[^a-zA-Z0-9_]", "_")));
     }
@@ -123,7 +131,7 @@ class PrometheusEndpointTest {
         expressions.forEach(expr -> queried.addAll(DashboardQueries.metricNames(expr)));
         assertThat(expressions).hasSizeGreaterThanOrEqualTo(10);
         assertThat(queried).as("the dashboard's series").contains("delayq_topic_delivered_total",
-                "delayq_delivery_lateness_seconds_bucket", "delayq_archive_backlog", "jvm_memory_heap_used");
+                "delayq_delivery_lateness_seconds_bucket", "delayq_archive_backlog", "jvm_memory_used_bytes");
 
         Set<String> served = scrapeAfterDeliveries().sampleNames();
         assertThat(served).as("series served at /metrics/prometheus").containsAll(queried);
