@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -14,7 +15,8 @@ import java.util.Map;
 /**
  * An error answer in the shape of RFC 9457 ({@code application/problem+json}). {@code type} is a stable URI per kind
  * of problem ({@code urn:delayq:problem:<kind>}), {@code detail} says what went wrong and what to do about it, and
- * {@code extensions} carry machine-readable extras such as the {@code errors} of a validation failure.
+ * {@code extensions} carry machine-readable extras such as the {@code errors} of a validation failure. A 503 or 429
+ * carries {@code Retry-After} ({@link #RETRY_AFTER_SECONDS}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type", "title", "status", "detail", "instance"})
@@ -22,6 +24,12 @@ public record Problem(String type, String title, int status, String detail, Stri
                       @JsonIgnore Map<String, Object> extensions) {
     public static final String MEDIA_TYPE = "application/problem+json";
     public static final MediaType MEDIA = MediaType.valueOf(MEDIA_TYPE);
+    /**
+     * Seconds a client should wait before repeating a request answered 503 or 429 ({@code Retry-After}): an outage of
+     * the store or the archive, or a failover, is seen again at once, and a failover usually ends within seconds;
+     * clients with a backoff of their own take the longer of the two.
+     */
+    public static final int RETRY_AFTER_SECONDS = 2;
 
     /**
      * Longest detail (and instance), and longest text extension, a problem carries; longer ones are cut and their
@@ -78,6 +86,18 @@ public record Problem(String type, String title, int status, String detail, Stri
     }
 
     public Response toResponse() {
-        return Response.status(status).type(MEDIA).entity(this).build();
+        Response.ResponseBuilder response = Response.status(status).type(MEDIA).entity(this);
+        if (asksToRetry(status)) {
+            response.header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+        }
+        return response.build();
+    }
+
+    /**
+     * Whether an answer with this status tells the client to come back later ({@code 503}, {@code 429}), and so
+     * carries {@code Retry-After: }{@value #RETRY_AFTER_SECONDS}.
+     */
+    public static boolean asksToRetry(int status) {
+        return status == 503 || status == 429;
     }
 }

@@ -16,7 +16,8 @@ import java.nio.ByteBuffer;
  * The answers of the web server itself as problem+json, for requests Jetty refuses before the API sees them: a path
  * its URI rules refuse (encoded {@code /} or {@code .}, empty segments, {@code %00}), a request line or headers over
  * its limits (414, 431), contradictory framing (Content-Length with Transfer-Encoding, two Content-Lengths), an
- * unknown HTTP version (505). Jetty's own handler answers HTML, or nothing for methods other than GET and POST.
+ * unknown HTTP version (505). Jetty's own handler answers HTML, or nothing for methods other than GET and POST. A 503
+ * or 429 of the web server carries {@code Retry-After}, like every one the service answers.
  *
  * <p>Set as the server's error handler and as the application context's, so that refusals made while parsing the
  * request and those made by the servlet layer answer alike. The API's own errors never get here: the exception
@@ -43,6 +44,9 @@ public final class ProblemErrorHandler extends ErrorHandler {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE);
         SecurityHeaders.apply(request.getHttpURI() == null ? null : request.getHttpURI().getPath(),
                 (name, value) -> response.getHeaders().put(name, value));
+        if (Problem.asksToRetry(code) && !response.getHeaders().contains(HttpHeader.RETRY_AFTER)) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, Problem.RETRY_AFTER_SECONDS);
+        }
         response.write(true, ByteBuffer.wrap(JSON.writeValueAsBytes(problem)), callback);
     }
 
