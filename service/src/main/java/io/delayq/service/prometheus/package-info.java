@@ -36,6 +36,7 @@
  * delayq_notices_due}) while their read fails, rather than a {@code -1} that a sum or an alert would take for a value.
  *
  * <p>The Grafana dashboard {@code docs/grafana/delayq.json} is built on these series: {@code PrometheusEndpointTest}
- * checks that every series it queries is served.
+ * checks that every series it queries is served, {@code DashboardOnPrometheusTest} what each panel answers from a real
+ * Prometheus scraping two instances.
  */
 package io.delayq.service.prometheus;

@@ -26,6 +26,27 @@ final class DashboardQueries {
     private DashboardQueries() {
     }
 
+    /** One query of a panel: its PromQL and the legend Grafana draws its series with. */
+    record Target(String expr, String legend) {
+    }
+
+    /** A panel: its title and its queries. */
+    record Panel(String title, List<Target> targets) {
+    }
+
+    static List<Panel> panels(Path dashboard) throws IOException {
+        JsonNode root = new ObjectMapper().readTree(dashboard.toFile());
+        List<Panel> panels = new ArrayList<>();
+        for (JsonNode panel : root.path("panels")) {
+            List<Target> targets = new ArrayList<>();
+            for (JsonNode target : panel.path("targets")) {
+                targets.add(new Target(target.path("expr").asText(), target.path("legendFormat").asText()));
+            }
+            panels.add(new Panel(panel.path("title").asText(), targets));
+        }
+        return panels;
+    }
+
     static List<String> expressions(Path dashboard) throws IOException {
         JsonNode root = new ObjectMapper().readTree(dashboard.toFile());
         List<String> exprs = new ArrayList<>();
