@@ -105,6 +105,8 @@ class PrometheusEndpointTest {
         // no Dropwizard copy of what a native series has: the millisecond lateness, the latency summary
         assertThat(text.families()).doesNotContainKeys("delayq_delivery_lateness", "delayq_delivery_callback_latency",
                 "delayq_delivery_callback_latency_seconds_summary");
+        // on whichever store the tests run (PrometheusNamingTest covers every kind of traffic, on Redis)
+        assertThat(NamingRules.violations(text)).as("families breaking the naming conventions").isEmpty();
         // topics are a label, never part of a name: the per-topic Dropwizard metrics are not bridged
         assertThat(text.sampleNames()).noneMatch(name -> name.contains(TOPIC.replaceAll("[^a-zA-Z0-9_]", "_")));
     }
