@@ -7,7 +7,6 @@ import com.codahale.metrics.Metric;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Snapshot;
 import com.codahale.metrics.Timer;
-import io.delayq.service.prometheus.BridgedMetrics.Kind;
 import io.delayq.service.prometheus.BridgedMetrics.Series;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
