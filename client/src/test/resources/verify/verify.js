@@ -1,3 +1,4 @@
+// ---- docs/callbacks.md: begin (DocumentedVerifiersTest: the guide shows the lines between begin and end, word for word)
 // Verifies a delayq callback or dead notice (Delayq-Signature, scheme v2). Node 12+, no dependencies.
 //
 //   const verified = verify([Buffer.from("my-secret")], "callback", req.headers, rawBody);
@@ -35,6 +36,7 @@ function verify(secrets, kind, headers, rawBody, tolerance = TOLERANCE_SECONDS, 
 }
 
 module.exports = { verify };
+// ---- docs/callbacks.md: end
 
 if (require.main === module) {
   // For delayq's own test: verify.js <kind> <secret> <headers file: Name: value lines> <body file> [now]

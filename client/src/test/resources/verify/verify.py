@@ -1,3 +1,4 @@
+# ---- docs/callbacks.md: begin (DocumentedVerifiersTest: the guide shows the lines between begin and end, word for word)
 """Verifies a delayq callback or dead notice (Delayq-Signature, scheme v2). Python 3.7+, standard library only.
 
     verified = verify(secrets=[b"my-secret"], kind="callback", headers=request.headers, body=raw_body)
@@ -41,6 +42,7 @@ def verify(secrets, kind, headers, body, tolerance=TOLERANCE_SECONDS, now=None):
         if any(hmac.compare_digest(expected, candidate) for candidate in candidates):
             return {"kind": kind, "topic": topic, "id": job_id, "attempt": int(attempt), "t": t}
     raise InvalidSignature("no v2 signature matches")
+# ---- docs/callbacks.md: end
 
 
 if __name__ == "__main__":
