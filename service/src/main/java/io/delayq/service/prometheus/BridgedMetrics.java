@@ -70,7 +70,12 @@ final class BridgedMetrics {
     private static final List<String> LEFT_OUT = List.of(CallbackLatencyHistogram.TIMER, "delayq.delivery.lateness",
             "delayq.breaker.open-circuits", "delayq.breaker.held-jobs", "ch.qos.logback.core.Appender.all");
     /** Executors and thread factories Dropwizard names by a creation counter ("-1"): another name at each start. */
-    private static final Pattern NUMBERED = Pattern.compile("Instrumented\\w+-\\d+\\..*");
+    /**
+     * Metrics' instrumented executors and thread factories without a name of their own are numbered in creation order
+     * ({@code instrumented-scheduled-executor-service-1.submitted}, {@code instrumented-thread-delegate-1.created}, or
+     * the class name in older versions): a name that changes from one start to the next is no series.
+     */
+    private static final Pattern NUMBERED = Pattern.compile("(?:Instrumented\\w+|instrumented(?:-[a-z]+)+)-\\d+\\..*");
     private static final Pattern RESERVED_END = Pattern.compile("_(created|info|bucket|count|sum|total)$");
     private static final Pattern JERSEY = Pattern.compile(
             "io\\.delayq\\.service\\.(?:[a-z]+\\.)+([A-Z]\\w*Resource)\\.(\\w+)"

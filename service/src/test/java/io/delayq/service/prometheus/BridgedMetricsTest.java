@@ -94,6 +94,8 @@ class BridgedMetricsTest {
         assertThat(series("io.dropwizard.jetty.MutableServletContextHandler.percent-4xx-1m", (Gauge<Double>) () -> .1))
                 .isEmpty();
         assertThat(series("InstrumentedScheduledExecutorService-1.submitted", new Meter())).isEmpty();
+        assertThat(series("instrumented-scheduled-executor-service-1.submitted", new Meter())).isEmpty();
+        assertThat(series("instrumented-thread-delegate-12.created", new Meter())).isEmpty();
         assertThat(series("some.histogram", new Histogram(new SlidingWindowReservoir(5)))).as("no unit").isEmpty();
         assertThat(series("TimeBoundHealthCheck-pool.created", new Meter())).as("_created is reserved").isEmpty();
         assertThat(series("ch.qos.logback.core.Appender.all", new Meter())).as("sum() of the levels").isEmpty();
