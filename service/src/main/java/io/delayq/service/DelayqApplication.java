@@ -10,6 +10,7 @@ import io.delayq.core.PolicyDefaults;
 import io.delayq.core.archive.Archiver;
 import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.archive.JobArchive;
+import io.delayq.core.tenant.Tenant;
 import io.delayq.service.audit.AuditResource;
 import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.MeResource;
@@ -24,6 +25,7 @@ import io.delayq.service.consumer.ConsumerEndpoints;
 import io.delayq.service.deadletters.DeadLettersResource;
 import io.delayq.service.delivery.DeliveryEngine;
 import io.delayq.service.delivery.DeliveryFactory;
+import io.delayq.service.delivery.TenantLookup;
 import io.delayq.service.errors.CatchAllMapper;
 import io.delayq.service.errors.IllegalArgumentExceptionMapper;
 import io.delayq.service.errors.JsonProblemMapper;
@@ -67,6 +69,7 @@ import io.dropwizard.lifecycle.Managed;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
 
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -140,8 +143,12 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         environment.healthChecks().register("archiver", archiver.healthCheck());
         DeliveryFactory delivery = config.getDelivery();
         delivery.servicePorts().register(config.getServerFactory(), environment); // never a callback target
+        // Who owns a topic, for delivery's shares and signatures: the configuration's tenants (a stand-in until the
+        // tenant directory, which adds the stored ones, is wired here).
+        List<Tenant> tenants = config.tenants();
+        TenantLookup owners = TenantLookup.over(() -> tenants);
         // After the store and the archive, so that it stops (finishing the notices in flight) before they close.
-        config.getDeadNotices().build(store, archive, delivery.callbackGuard(), delivery.signatures(), environment);
+        config.getDeadNotices().build(store, archive, delivery.callbackGuard(), delivery.signers(owners), environment);
         PolicyDefaults policy = delivery.policyDefaults();
         // Registered after the store, so it stops (and flushes its last second) before the store closes.
         TopicHistoryRecorder history = new TopicHistoryRecorder(store, environment.metrics(),
@@ -153,7 +160,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         // /metrics/prometheus on the admin port; before the engine is built (it takes over its callback-latency timer).
         TopicActivity activity = CompositeTopicActivity.of(history, PrometheusExposition.register(environment,
                 config.getPrometheus(), circuits::read, DefaultHealthChecks.scheduled(config, environment)));
-        DeliveryEngine engine = delivery.build(store, environment, activity);
+        DeliveryEngine engine = delivery.build(store, environment, activity, owners);
 
         Consumer<Callback> callbackCheck = new CallbackCheck(config.getLimits().jobRules(), delivery.callbackGuard());
 

@@ -10,6 +10,8 @@ import io.delayq.service.config.DefaultHealthChecks;
 import io.delayq.service.config.DefaultStores;
 import io.delayq.service.config.LimitsFactory;
 import io.delayq.service.consumer.ConsumerFactory;
+import io.delayq.core.tenant.Tenant;
+import io.delayq.service.delivery.ConfiguredTenant;
 import io.delayq.service.delivery.DeliveryFactory;
 import io.delayq.service.notice.DeadNoticesFactory;
 import io.delayq.service.prometheus.PrometheusFactory;
@@ -20,6 +22,8 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
 import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The service's configuration ({@code config.yml}); docs/configuration.md has the full reference.
@@ -48,6 +52,8 @@ import java.util.Optional;
  *   <tr><td>{@code health}</td><td>see {@link DefaultHealthChecks}</td><td>Dropwizard's health module: which health
  *       checks run on a schedule and which are critical for {@code /health-check} (what a load balancer probes);
  *       checks the block leaves out keep delayq's defaults.</td></tr>
+ *   <tr><td>{@code tenants}</td><td>none</td><td>Teams sharing the service: {@code {name, topics, weight,
+ *       signingSecrets}} ({@link ConfiguredTenant}).</td></tr>
  *   <tr><td>{@code server}, {@code logging}, {@code metrics}</td><td>Dropwizard's</td>
  *       <td>Ports, request log, log levels, metric reporters.</td></tr>
  * </table>
@@ -84,6 +90,25 @@ public class DelayqConfiguration extends Configuration {
     @Valid
     @NotNull
     private ConsumerFactory consumer = new ConsumerFactory();
+
+    // Stand-in for the tenants' own configuration: what delivery needs of each (weight, signing secrets).
+    @NotNull
+    private List<ConfiguredTenant> tenants = new ArrayList<>();
+
+    /** The tenants of the configuration, each checked as tenants are. */
+    public List<Tenant> tenants() {
+        return tenants.stream().map(ConfiguredTenant::tenant).toList();
+    }
+
+    @JsonProperty
+    public List<ConfiguredTenant> getTenants() {
+        return tenants;
+    }
+
+    @JsonProperty
+    public void setTenants(List<ConfiguredTenant> tenants) {
+        this.tenants = tenants;
+    }
 
     @JsonProperty
     public ConsumerFactory getConsumer() {

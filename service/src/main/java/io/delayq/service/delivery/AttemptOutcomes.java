@@ -43,7 +43,7 @@ final class AttemptOutcomes {
     private final JobStore store;
     private final PolicyDefaults policy;
     private final StoreClock clock;
-    private final DeliverySlots slots;
+    private final FairScheduler slots;
     private final TopicTimers timers;
     private final DeliveryMetrics metrics;
     private final StoreErrorLog errors;
@@ -58,7 +58,7 @@ final class AttemptOutcomes {
     /** Set when the grace period of a stop has passed: what is still in flight is left to lease expiry. */
     private volatile boolean abandoned;
 
-    AttemptOutcomes(JobStore store, PolicyDefaults policy, StoreClock clock, DeliverySlots slots, TopicTimers timers,
+    AttemptOutcomes(JobStore store, PolicyDefaults policy, StoreClock clock, FairScheduler slots, TopicTimers timers,
                     DeliveryMetrics metrics, StoreErrorLog errors, AttemptBudget budget, StoreWriteTimes writeTimes,
                     long defaultAsyncAckMs) {
         this.store = store;

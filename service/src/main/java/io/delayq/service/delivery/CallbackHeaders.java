@@ -22,18 +22,15 @@ final class CallbackHeaders {
     static final String LEASE_TOKEN = "Delayq-Lease-Token";
     private static final DateTimeFormatter RFC_3339 = DateTimeFormatter.ISO_INSTANT;
 
-    private final Signatures signatures;
-
-    CallbackHeaders(Signatures signatures) {
-        this.signatures = signatures;
+    private CallbackHeaders() {
     }
 
-    Map<String, String> of(Lease lease, Callback callback, byte[] body) {
-        return of(lease, callback, body, Map.of());
-    }
-
-    /** @param trace the attempt's W3C trace headers ({@link CallbackTracing.Attempt#headers()}), maybe none */
-    Map<String, String> of(Lease lease, Callback callback, byte[] body, Map<String, String> trace) {
+    /**
+     * @param signer the secrets of the topic's owner ({@link TopicSigners})
+     * @param trace  the attempt's W3C trace headers ({@link CallbackTracing.Attempt#headers()}), maybe none
+     */
+    static Map<String, String> of(Lease lease, Callback callback, byte[] body, Signatures signer,
+                                  Map<String, String> trace) {
         Job job = lease.job();
         Map<String, String> headers = new LinkedHashMap<>(callback.headers());
         headers.put(Signatures.EVENT, Signatures.Kind.CALLBACK.word());
@@ -42,7 +39,7 @@ final class CallbackHeaders {
         headers.put("Delayq-Attempt", Integer.toString(lease.attempt()));
         headers.put("Delayq-Run-At", RFC_3339.format(Instant.ofEpochMilli(job.runAt())));
         headers.put(LEASE_TOKEN, lease.token().text());
-        headers.put(Signatures.HEADER, signatures.header(Signatures.Kind.CALLBACK, job.topic(), job.id(),
+        headers.put(Signatures.HEADER, signer.header(Signatures.Kind.CALLBACK, job.topic(), job.id(),
                 lease.attempt(), System.currentTimeMillis() / 1_000, body));
         headers.putAll(trace);
         return headers;

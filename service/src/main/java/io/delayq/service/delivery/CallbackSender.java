@@ -35,7 +35,6 @@ final class CallbackSender {
     private static final int ACCEPTED = 202;
 
     private final CallbackGuard guard;
-    private final CallbackHeaders headers;
     private final PolicyDefaults policy;
     private final StoreClock clock;
     private final AttemptOutcomes outcomes;
@@ -47,11 +46,10 @@ final class CallbackSender {
     private final ConcurrentHashMap<String, URI> checkedCallbacks = new ConcurrentHashMap<>();
     private volatile CallbackClient http;
 
-    CallbackSender(CallbackGuard guard, CallbackHeaders headers, PolicyDefaults policy, StoreClock clock,
+    CallbackSender(CallbackGuard guard, PolicyDefaults policy, StoreClock clock,
                    AttemptOutcomes outcomes, DeliveryMetrics metrics, long maxRetryAfterMs, AttemptBudget budget,
                    CallbackTracing tracing, CallbackBreaker breaker) {
         this.guard = guard;
-        this.headers = headers;
         this.policy = policy;
         this.clock = clock;
         this.outcomes = outcomes;
@@ -103,7 +101,7 @@ final class CallbackSender {
         try (var scope = trace.context().makeCurrent()) {
             // refused when the job was accepted; checked again for jobs written before a rule existed
             CallbackGuard.checkHeaders(callback.headers());
-            http.post(uri, headers.of(lease, callback, body, trace.headers()), body, timeoutMs,
+            http.post(uri, CallbackHeaders.of(lease, callback, body, ts.signer, trace.headers()), body, timeoutMs,
                     answer -> answered(ts, lease, settings, answer, sentNanos, timeoutMs, attemptMs, trace, admission));
         } catch (IllegalArgumentException badHeader) {
             trace.failed("a callback header cannot be sent");

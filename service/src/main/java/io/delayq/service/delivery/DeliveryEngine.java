@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * and names the part that does each thing:
  * <ul>
  *   <li>finding due jobs: {@link TopicTimers}, {@link ReservePump}, {@link SafetySweep}, {@link LeaseExpiry};</li>
- *   <li>bounding concurrency: {@link DeliverySlots};</li>
+ *   <li>sharing capacity between tenants, bounding concurrency: {@link FairScheduler}, {@link TopicOwners};</li>
  *   <li>delivering: {@link LeaseDispatcher}, {@link CallbackSender}, {@link AttemptOutcomes}, {@link AckBatcher};</li>
  *   <li>protecting receivers: the endpoint circuit breaker, {@link CallbackBreaker}.</li>
  * </ul>
@@ -47,7 +47,8 @@ public final class DeliveryEngine implements Managed {
     private final DeliveryMetrics metrics;
     private final TopicStates topics;
     private final TopicTimers timers;
-    private final DeliverySlots slots;
+    private final FairScheduler scheduler;
+    private final TopicOwners owners;
     private final AttemptOutcomes outcomes;
     private final CallbackSender sender;
     private final CallbackBreaker breaker;
@@ -70,6 +71,15 @@ public final class DeliveryEngine implements Managed {
      * As above, also telling {@code activity} what happens per topic (the stored history).
      */
     public DeliveryEngine(JobStore store, DeliveryFactory config, MetricRegistry metrics, TopicActivity activity) {
+        this(store, config, metrics, activity, TenantLookup.NONE);
+    }
+
+    /**
+     * As above, sharing delivery between the tenants {@code tenants} says own the topics, by their weights, and signing
+     * each tenant's callbacks with its secrets.
+     */
+    public DeliveryEngine(JobStore store, DeliveryFactory config, MetricRegistry metrics, TopicActivity activity,
+                          TenantLookup tenants) {
         this.store = store;
         this.policy = config.policyDefaults();
         this.reserveBatch = config.getReserveBatch();
@@ -79,26 +89,29 @@ public final class DeliveryEngine implements Managed {
         this.graceMs = config.getShutdownGracePeriod().toMilliseconds();
         this.ackBatchSize = config.getAckBatchSize();
         this.ackFlushNanos = config.getAckFlushInterval().toNanoseconds();
-        Signatures signatures = config.signatures();
+        TopicSigners signers = config.signers(tenants);
 
         // The parts call each other in a circle (a timer pumps, the pump arms timers): the first ones reach the later
         // ones through the methods at the end of this class, which run only after the constructor has set them all.
         this.metrics = new DeliveryMetrics(metrics, this::inFlight, activity);
-        this.topics = new TopicStates(maxPerTopic, metrics);
-        this.timers = new TopicTimers(clock, this::pumpNow, this::leaseDeadlinePassed);
-        this.slots = new DeliverySlots(maxConcurrency, reserveBatch, timers, this::pumpNow);
+        this.topics = new TopicStates(metrics);
+        this.timers = new TopicTimers(clock, this::dueTimerFired, this::leaseDeadlinePassed);
+        this.scheduler = new FairScheduler(maxConcurrency, maxPerTopic, reserveBatch, timers, this::turn);
+        this.owners = new TopicOwners(signers, scheduler, errors);
+        metrics.gauge(DeliveryMetrics.PREFIX + "free-slots", () -> scheduler::freeSlots);
+        metrics.gauge(DeliveryMetrics.PREFIX + "tenants-waiting", () -> scheduler::tenantsWaiting);
         StoreWriteTimes writeTimes = new StoreWriteTimes();
         AttemptBudget budget = new AttemptBudget(writeTimes);
-        this.outcomes = new AttemptOutcomes(store, policy, clock, slots, timers, this.metrics, errors, budget,
+        this.outcomes = new AttemptOutcomes(store, policy, clock, scheduler, timers, this.metrics, errors, budget,
                 writeTimes, config.getAsyncAckTimeout().toMilliseconds());
         this.breaker = new CallbackBreaker(store, config.getBreaker().policy(),
                 config.getBreaker().getMinTimeout().toMilliseconds(), clock::storeNowMillis, metrics);
-        this.sender = new CallbackSender(config.callbackGuard(), new CallbackHeaders(signatures), policy, clock,
+        this.sender = new CallbackSender(config.callbackGuard(), policy, clock,
                 outcomes, this.metrics, config.getMaxRetryAfter().toMilliseconds(), budget,
                 new CallbackTracing(GlobalOpenTelemetry.get()), breaker);
         LeaseDispatcher dispatcher = new LeaseDispatcher(store, policy, clock, sender, outcomes, this.metrics);
-        this.pump = new ReservePump(store, policy, clock, slots, timers, dispatcher, this.metrics, errors);
-        this.leaseExpiry = new LeaseExpiry(store, clock, timers, pump, errors);
+        this.pump = new ReservePump(store, policy, clock, timers, dispatcher, this.metrics, errors);
+        this.leaseExpiry = new LeaseExpiry(store, clock, timers, this::ready, errors);
         this.sweep = new SafetySweep(store, topics, timers, errors, sweepMs);
     }
 
@@ -171,7 +184,7 @@ public final class DeliveryEngine implements Managed {
         TopicState ts = topics.of(topic);
         pump.forgetSettings(ts);
         if (running) {
-            pump.request(ts);
+            ready(ts);
         }
     }
 
@@ -210,8 +223,20 @@ public final class DeliveryEngine implements Managed {
         };
     }
 
-    private void pumpNow(TopicState ts) {
-        pump.runNow(ts);
+    /** A due timer fired, on a timer thread: the topic's turn runs here if a turn is free and due to it. */
+    private void dueTimerFired(TopicState ts) {
+        owners.refresh(ts);
+        scheduler.readyHere(ts);
+    }
+
+    /** The topic may have due jobs: it waits for its turn. */
+    private void ready(TopicState ts) {
+        owners.refresh(ts);
+        scheduler.ready(ts);
+    }
+
+    private int turn(TopicState ts, int slots) {
+        return pump.pump(ts, slots);
     }
 
     private void leaseDeadlinePassed(TopicState ts, long deadline) {

@@ -30,8 +30,8 @@ import java.util.concurrent.TimeUnit;
  *   <caption>delivery settings</caption>
  *   <tr><th>Name</th><th>Default</th><th>Description</th></tr>
  *   <tr><td>{@code signingSecret}</td><td>(required)</td><td>Secret for the {@code Delayq-Signature} HMAC-SHA256
- *       (scheme {@code v2}) of every callback and dead notice; receivers verify with the same secret
- *       ({@link Signatures}).</td></tr>
+ *       (scheme {@code v2}) of the callbacks and dead notices of operators' topics and of tenants without
+ *       secrets of their own; receivers verify with the same secret ({@link Signatures}, {@link TopicSigners}).</td></tr>
  *   <tr><td>{@code maxConcurrency}</td><td>256</td><td>Callbacks in flight at once, all topics together.</td></tr>
  *   <tr><td>{@code maxConcurrencyPerTopic}</td><td>64</td><td>Callbacks in flight at once for one topic, so that
  *       one slow receiver cannot hold every slot.</td></tr>
@@ -128,12 +128,19 @@ public class DeliveryFactory {
     /** Filled by the application, not the configuration: every guard this factory builds shares it. */
     private final ServicePorts servicePorts = new ServicePorts();
 
-    /**
-     * The signer of callbacks and dead notices: today the one {@code signingSecret}; the signer takes a list so that
-     * secrets can be rotated (and later kept per tenant) without a new scheme.
-     */
+    /** The signer of {@code signingSecret}: operators' topics' callbacks and dead notices, and tenants without secrets. */
     public Signatures signatures() {
         return new Signatures(List.of(signingSecret == null ? "" : signingSecret));
+    }
+
+    /**
+     * The signers of callbacks and dead notices by topic: a tenant's topics with the tenant's secrets (both during a
+     * rotation), the rest with {@code signingSecret}.
+     *
+     * @param tenants who owns a topic
+     */
+    public TopicSigners signers(TenantLookup tenants) {
+        return new TopicSigners(signatures(), tenants);
     }
 
     /** The service-wide retry and timeout defaults that job and topic settings fall back to. */
@@ -171,7 +178,16 @@ public class DeliveryFactory {
     /** As {@link #build(JobStore, io.dropwizard.core.setup.Environment)}, telling {@code activity} each outcome. */
     public DeliveryEngine build(JobStore store, io.dropwizard.core.setup.Environment environment,
                                 TopicActivity activity) {
-        DeliveryEngine engine = new DeliveryEngine(store, this, environment.metrics(), activity);
+        return build(store, environment, activity, TenantLookup.NONE);
+    }
+
+    /**
+     * As {@link #build(JobStore, io.dropwizard.core.setup.Environment, TopicActivity)}, sharing delivery between the
+     * tenants that own the topics ({@code tenants}) by their weights and signing with their secrets.
+     */
+    public DeliveryEngine build(JobStore store, io.dropwizard.core.setup.Environment environment,
+                                TopicActivity activity, TenantLookup tenants) {
+        DeliveryEngine engine = new DeliveryEngine(store, this, environment.metrics(), activity, tenants);
         environment.lifecycle().manage(engine);
         environment.healthChecks().register("engine", engine.healthCheck());
         return engine;

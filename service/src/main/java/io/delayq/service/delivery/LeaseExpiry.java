@@ -20,14 +20,15 @@ final class LeaseExpiry {
     private final JobStore store;
     private final StoreClock clock;
     private final TopicTimers timers;
-    private final ReservePump pump;
+    private final java.util.function.Consumer<TopicState> ready;
     private final StoreErrorLog errors;
 
-    LeaseExpiry(JobStore store, StoreClock clock, TopicTimers timers, ReservePump pump, StoreErrorLog errors) {
+    LeaseExpiry(JobStore store, StoreClock clock, TopicTimers timers, java.util.function.Consumer<TopicState> ready,
+                StoreErrorLog errors) {
         this.store = store;
         this.clock = clock;
         this.timers = timers;
-        this.pump = pump;
+        this.ready = ready;
         this.errors = errors;
     }
 
@@ -45,7 +46,7 @@ final class LeaseExpiry {
             } while (n == EXPIRE_BATCH && timers.running());
             if (total > 0) {
                 LOG.debug("took back {} expired leases of topic {}", total, ts.topic);
-                pump.request(ts); // push jobs among them are due again now
+                ready.accept(ts); // push jobs among them are due again now
             }
             long next = store.nextLeaseDeadline(ts.topic);
             if (next >= 0) {

@@ -12,15 +12,16 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Takes a topic's due push jobs out of the store and hands them to the {@link LeaseDispatcher}: reserves as many as
- * it holds {@link DeliverySlots slots} for, goes on while full batches come back (draining a backlog), then re-arms
- * the topic's due timer from the next run time the store returned. Under load one reserve takes every job that fell
- * due since the last, so the store calls per job fall as the rate rises.
+ * One turn of a topic ({@link FairScheduler}): reserves at most as many of its due push jobs as the turn was granted
+ * slots for, in one store call, and hands them to the {@link LeaseDispatcher}. A batch that comes back full means more
+ * may be due: the scheduler gives the topic another turn. A short one re-arms the topic's due timer from the next run
+ * time the store returned. Under load one reserve takes every job that fell due since the last, so the store calls per
+ * job fall as the rate rises.
  *
- * <p>One pump per topic runs at a time; requests that arrive meanwhile make it run once more. A paused topic is not
- * reserved at all (settings are cached for a second; {@link #forgetSettings} drops the cache after a change here).
+ * <p>A paused topic is not reserved at all (settings are cached for a second; {@link #forgetSettings} drops the cache
+ * after a change here).
  */
-final class ReservePump {
+final class ReservePump implements FairScheduler.Pump {
     private static final Logger LOG = LoggerFactory.getLogger(ReservePump.class);
     private static final long SETTINGS_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long RETRY_AFTER_ERROR_MS = 1_000;
@@ -28,19 +29,17 @@ final class ReservePump {
     private final JobStore store;
     private final PolicyDefaults policy;
     private final StoreClock clock;
-    private final DeliverySlots slots;
     private final TopicTimers timers;
     private final LeaseDispatcher dispatcher;
     private final DeliveryMetrics metrics;
     private final StoreErrorLog errors;
     private volatile boolean accepting;
 
-    ReservePump(JobStore store, PolicyDefaults policy, StoreClock clock, DeliverySlots slots, TopicTimers timers,
+    ReservePump(JobStore store, PolicyDefaults policy, StoreClock clock, TopicTimers timers,
                 LeaseDispatcher dispatcher, DeliveryMetrics metrics, StoreErrorLog errors) {
         this.store = store;
         this.policy = policy;
         this.clock = clock;
-        this.slots = slots;
         this.timers = timers;
         this.dispatcher = dispatcher;
         this.metrics = metrics;
@@ -51,41 +50,30 @@ final class ReservePump {
         accepting = true;
     }
 
-    /** Stops reserving; a pump in progress ends after its current store call. */
+    /** Stops reserving; a turn in progress ends after its store call. */
     void stop() {
         accepting = false;
     }
 
-    /** Pumps the topic soon, on a timer thread. */
-    void request(TopicState ts) {
-        timers.now(() -> runNow(ts));
-    }
-
-    /** Makes the next pump of the topic read its settings from the store. */
+    /** Makes the next turn of the topic read its settings from the store. */
     void forgetSettings(TopicState ts) {
         ts.settingsLoadedNanos = 0;
     }
 
-    /** Runs the topic's pump on this thread, never twice at once; requests that arrive meanwhile make it run again. */
-    void runNow(TopicState ts) {
-        if (ts.pumpRequests.getAndIncrement() != 0) {
-            return;
+    @Override
+    public int pump(TopicState ts, int slots) {
+        try {
+            return reserve(ts, slots);
+        } catch (RuntimeException e) {
+            errors.log("reserve jobs of topic " + ts.topic, e);
+            timers.armDue(ts, clock.storeNowMillis() + RETRY_AFTER_ERROR_MS, Long.MIN_VALUE);
+            return 0;
         }
-        int seen;
-        do {
-            seen = ts.pumpRequests.get();
-            try {
-                pump(ts);
-            } catch (RuntimeException e) {
-                errors.log("reserve jobs of topic " + ts.topic, e);
-                timers.armDue(ts, clock.storeNowMillis() + RETRY_AFTER_ERROR_MS, Long.MIN_VALUE);
-            }
-        } while (ts.pumpRequests.addAndGet(-seen) != 0);
     }
 
-    private void pump(TopicState ts) {
+    private int reserve(TopicState ts, int want) {
         if (!accepting) {
-            return;
+            return 0;
         }
         TopicSettings settings = settings(ts);
         if (settings.isPaused()) {
@@ -93,50 +81,32 @@ final class ReservePump {
                 LOG.info("topic {} is paused: not delivering its jobs until it is resumed", ts.topic);
             }
             ts.paused = true;
-            return; // resumed by DeliveryEngine.wake(topic) here, or by the sweep on every instance
+            return 0; // resumed by DeliveryEngine.wake(topic) here, or by the sweep on every instance
         }
         ts.paused = false;
         long leaseMs = policy.timeoutMs(null, settings);
-        while (accepting) {
-            int want = slots.acquire(ts);
-            if (want == 0) {
-                return; // starved; a released slot pumps again
-            }
-            ReserveResult result;
-            try {
-                result = store.reserve(ts.topic, Delivery.PUSH, want, leaseMs);
-            } catch (RuntimeException e) {
-                slots.release(ts, want);
-                throw e;
-            }
-            long receivedAt = clock.localMicros();
-            if (result.now() > 0) {
-                clock.observe(result.now(), receivedAt);
-            }
-            int got = result.leases().size();
-            metrics.reserveCalls.mark();
-            if (got < want) {
-                slots.release(ts, want - got);
-            }
-            if (got > 0) {
-                metrics.reserved.mark(got);
-                for (Lease lease : result.leases()) {
-                    dispatcher.dispatch(ts, lease, settings);
-                }
-            }
-            if (got < want) {
-                if (result.nextDueAt() >= 0) {
-                    // After an empty answer (a timer that fired early, or a stale wake-up) arm by the store's own
-                    // "now", which is certainly not early, so that a wrong clock estimate can never spin.
-                    long notBefore = got == 0 && result.now() > 0
-                            ? receivedAt + (result.nextDueAt() - result.now()) * 1_000L
-                            : Long.MIN_VALUE;
-                    timers.armDue(ts, result.nextDueAt(), notBefore);
-                }
-                return;
-            }
-            // a full batch: more may be due; go again while there are free slots
+        ReserveResult result = store.reserve(ts.topic, Delivery.PUSH, want, leaseMs);
+        long receivedAt = clock.localMicros();
+        if (result.now() > 0) {
+            clock.observe(result.now(), receivedAt);
         }
+        int got = result.leases().size();
+        metrics.reserveCalls.mark();
+        if (got > 0) {
+            metrics.reserved.mark(got);
+            for (Lease lease : result.leases()) {
+                dispatcher.dispatch(ts, lease, settings);
+            }
+        }
+        if (got < want && result.nextDueAt() >= 0) {
+            // After an empty answer (a timer that fired early, or a stale wake-up) arm by the store's own "now", which
+            // is certainly not early, so that a wrong clock estimate can never spin.
+            long notBefore = got == 0 && result.now() > 0
+                    ? receivedAt + (result.nextDueAt() - result.now()) * 1_000L
+                    : Long.MIN_VALUE;
+            timers.armDue(ts, result.nextDueAt(), notBefore);
+        }
+        return got;
     }
 
     private TopicSettings settings(TopicState ts) {

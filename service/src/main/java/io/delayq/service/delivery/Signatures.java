@@ -27,7 +27,8 @@ import java.util.Objects;
  * {@code v2}, and refuse a {@code t} more than 300 s from their clock.
  *
  * <p>One {@code v2} per secret: the signer takes a list so that a secret can be rotated (sign with old and new while
- * receivers move over) without a new scheme. Today the list holds {@code delivery.signingSecret}. The scheme
+ * receivers move over) without a new scheme: a tenant's topics are signed with the tenant's secrets (both during a rotation), other topics
+ * with {@code delivery.signingSecret} ({@link TopicSigners}). The scheme
  * {@code v1} (HMAC over {@code "<t>." + body} alone) is no longer sent. Receivers verify with the Java client's
  * {@code io.delayq.client.SignatureVerifier} or the Python and Node snippets of the documentation.
  */

@@ -7,15 +7,13 @@ import java.util.concurrent.ConcurrentHashMap;
 /** The engine's {@link TopicState} of every topic it has heard of, created on first use. */
 final class TopicStates {
     private final ConcurrentHashMap<String, TopicState> topics = new ConcurrentHashMap<>();
-    private final int maxPerTopic;
     private final MetricRegistry metrics;
 
-    TopicStates(int maxPerTopic, MetricRegistry metrics) {
-        this.maxPerTopic = maxPerTopic;
+    TopicStates(MetricRegistry metrics) {
         this.metrics = metrics;
     }
 
     TopicState of(String topic) {
-        return topics.computeIfAbsent(topic, t -> new TopicState(t, maxPerTopic, metrics, DeliveryMetrics.PREFIX));
+        return topics.computeIfAbsent(topic, t -> new TopicState(t, metrics, DeliveryMetrics.PREFIX));
     }
 }

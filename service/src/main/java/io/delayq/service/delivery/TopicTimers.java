@@ -14,27 +14,29 @@ import java.util.function.Consumer;
  *
  * <p>All of it runs on one small {@link ScheduledThreadPoolExecutor} (a heap of delayed tasks that waits with
  * {@code awaitNanos}, so a timer fires within a fraction of a millisecond), which also runs the engine's other short
- * tasks: pump requests, slot refills and the safety sweep. A due timer pumps its topic on the timer thread itself,
- * so there is no hand-off between the due time and the store call.
+ * tasks: pump requests, slot refills and the safety sweep. A due timer readies its topic on the timer thread itself,
+ * and its turn runs there when one is free, so there is no hand-off between the due time and the store call.
  */
 final class TopicTimers {
+    /** Timer threads: timers, turns of the {@link FairScheduler} (store calls), and the engine's other short tasks. */
+    static final int THREADS = 2;
     private final StoreClock clock;
-    private final Consumer<TopicState> pumpNow;
+    private final Consumer<TopicState> dueTimerFired;
     private final BiConsumer<TopicState, Long> leaseDeadlinePassed;
     private volatile ScheduledThreadPoolExecutor scheduler;
 
     /**
-     * @param pumpNow             runs the topic's pump on the calling thread (a due timer fired)
+     * @param dueTimerFired       a due timer fired, on a timer thread (the topic's turn may run on it)
      * @param leaseDeadlinePassed a lease timer fired; gets the deadline it was armed for
      */
-    TopicTimers(StoreClock clock, Consumer<TopicState> pumpNow, BiConsumer<TopicState, Long> leaseDeadlinePassed) {
+    TopicTimers(StoreClock clock, Consumer<TopicState> dueTimerFired, BiConsumer<TopicState, Long> leaseDeadlinePassed) {
         this.clock = clock;
-        this.pumpNow = pumpNow;
+        this.dueTimerFired = dueTimerFired;
         this.leaseDeadlinePassed = leaseDeadlinePassed;
     }
 
     void start() {
-        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(2, Threads.named("delayq-delivery-timer", false));
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(THREADS, Threads.named("delayq-delivery-timer", false));
         pool.setRemoveOnCancelPolicy(true);
         pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         pool.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
@@ -112,11 +114,11 @@ final class TopicTimers {
                 ts.dueTimer = null;
             }
             if (delayMicros <= 0) {
-                now(() -> pumpNow.accept(ts));
+                now(() -> dueTimerFired.accept(ts));
                 return;
             }
             long seq = ++ts.dueTimerSeq;
-            ScheduledFuture<?> timer = later(() -> dueTimerFired(ts, seq), delayMicros);
+            ScheduledFuture<?> timer = later(() -> dueTimerRang(ts, seq), delayMicros);
             if (timer != null) {
                 ts.dueTimer = timer;
                 ts.dueTimerAt = fireAt;
@@ -124,13 +126,13 @@ final class TopicTimers {
         }
     }
 
-    private void dueTimerFired(TopicState ts, long seq) {
+    private void dueTimerRang(TopicState ts, long seq) {
         synchronized (ts) {
             if (ts.dueTimerSeq == seq) {
                 ts.dueTimer = null;
             }
         }
-        pumpNow.accept(ts);
+        dueTimerFired.accept(ts);
     }
 
     /**

@@ -13,13 +13,16 @@
  *   <tr><th>seam</th><th>class</th><th>does</th></tr>
  *   <tr><td rowspan="4">finding due jobs</td><td>{@code TopicTimers}</td><td>per topic one due timer and one lease
  *       timer, on one small scheduler that also runs the engine's other short tasks</td></tr>
- *   <tr><td>{@code ReservePump}</td><td>reserves a topic's due push jobs for the slots it holds, dispatches them,
- *       re-arms the due timer from the store's next run time; paused topics; cached settings</td></tr>
+ *   <tr><td>{@code ReservePump}</td><td>one turn of a topic: reserves its due push jobs for the slots the turn was
+ *       granted, dispatches them, re-arms the due timer from the store's next run time; paused topics; cached
+ *       settings</td></tr>
  *   <tr><td>{@code SafetySweep}</td><td>the store's wake-ups, and the slow sweep for lost ones (and the
  *       {@code engine} health check)</td></tr>
  *   <tr><td>{@code LeaseExpiry}</td><td>what a lease timer does: {@code expireLeases}, pump, re-arm</td></tr>
- *   <tr><td>bounding concurrency</td><td>{@code DeliverySlots}</td><td>global and per-topic slots; starved topics
- *       are refilled a moment after slots free up</td></tr>
+ *   <tr><td rowspan="2">sharing capacity</td><td>{@code FairScheduler}</td><td>which ready topic gets the next
+ *       turn and how many slots: tenants by weight, a tenant's topics round robin; global and per-topic slots</td></tr>
+ *   <tr><td>{@code TopicOwners}</td><td>each topic's tenant ({@link io.delayq.service.delivery.TenantLookup}), for
+ *       its share and its signer ({@link io.delayq.service.delivery.TopicSigners})</td></tr>
  *   <tr><td rowspan="6">delivering a job</td><td>{@code LeaseDispatcher}</td><td>starts each lease's attempt: an HTTP
  *       callback, a broadcast, or death for want of a callback</td></tr>
  *   <tr><td>{@code CallbackSender}</td><td>one HTTP attempt: URL check, signed request
@@ -53,11 +56,28 @@
  * </ol>
  * Only the earliest pending timer of a topic is kept: arming a later time than the pending one is a no-op.
  *
- * <p>When a timer fires, the engine calls {@code reserve(topic, PUSH, min(reserveBatch, free slots), lease)} on the
- * timer thread itself (no hand-off between the due time and the store call), dispatches what it got, and goes on
- * reserving while full batches come back (draining a backlog); then it arms the timer from {@code nextDueAt}.
+ * <p>When a timer fires, its topic is <i>ready</i> and waits for a <i>turn</i> ({@code FairScheduler}, below); when
+ * a turn is free the engine calls {@code reserve(topic, PUSH, granted slots, lease)} on the timer thread itself (no
+ * hand-off between the due time and the store call) and dispatches what it got. A batch that came back full gives the
+ * topic another turn (draining a backlog, one reserve per turn); a short one arms the timer from {@code nextDueAt}.
  * Under load a reserve takes every job that fell due since the last one, so the number of store calls per job falls
  * as the rate rises, instead of rising like a busy loop.
+ *
+ * <h2>Many teams: fair turns and fair slots</h2>
+ * Delivery capacity is shared between tenants ({@link io.delayq.service.delivery.TenantLookup}: who owns a topic) by
+ * weight, the operators' topics together being one more tenant of weight 1, then evenly between a tenant's topics,
+ * so that one tenant's backlog delays that tenant, not the others. Ready topics wait in their tenant's queue (round
+ * robin); each turn goes to the tenant holding the fewest slots for its weight, and grants at most the reserve batch,
+ * the free slots, the topic's own free slots and, while other tenants wait, what brings the tenant up to its
+ * weighted share of {@code maxConcurrency}. Every turn is one reserve, and a turn that leaves work goes back through
+ * the timer threads' queue, behind timers that fired meanwhile. So a tenant whose job falls due while another drains
+ * a burst of 100,000 is served at the next turn, and under contention the slots in flight follow the weights
+ * whatever each tenant's receivers' speed (max-min fair, work-conserving: an idle tenant's share goes to the busy
+ * ones). Why turns and not only slots: before this, a topic's pump went on reserving while full batches came back,
+ * holding its timer thread; thirty topics of one team falling due at one instant were drained one after the other on
+ * the two timer threads, and another team's timer, due a moment later, waited behind the whole burst (3 s for
+ * 30,000 jobs), although slots were free. Every instance applies the weights to what it delivers, and every instance
+ * sees all due work through the store, so a fleet shares by the same weights.
  *
  * <h2>Two traps avoided</h2>
  * Both are common in queues built on a store, shown here on Redis:
@@ -111,9 +131,9 @@
  * touches it.
  *
  * <h2>Bounded concurrency</h2>
- * A global semaphore ({@code maxConcurrency}) and one per topic ({@code maxConcurrencyPerTopic}) bound the callbacks
- * in flight. The engine reserves only as many jobs as it holds slots for, so a lease never waits for a slot; a topic
- * that ran out of slots is pumped again a moment (1 ms) after slots free up, so one reserve refills several.
+ * {@code maxConcurrency} slots in all and {@code maxConcurrencyPerTopic} per topic bound the callbacks in flight. The
+ * engine reserves only as many jobs as a turn was granted slots for, so a lease never waits for a slot; when slots
+ * free up and topics wait for them, a turn runs a moment (1 ms) later, so one reserve refills several.
  * A paused topic is not reserved at all (settings cached for 1 s; {@code DeliveryEngine.wake(topic)} re-reads them
  * at once after a change on this instance).
  *
@@ -123,7 +143,9 @@
  * <ul>
  *   <li>{@code Delayq-Event: callback}, {@code Delayq-Id}, {@code Delayq-Topic}, {@code Delayq-Attempt} (1-based),
  *       {@code Delayq-Run-At} (RFC 3339), {@code Delayq-Lease-Token};</li>
- *   <li>{@code Delayq-Signature: t=<unix seconds>,v2=<hex>}, the HMAC-SHA256 of
+ *   <li>{@code Delayq-Signature: t=<unix seconds>,v2=<hex>[,v2=<hex>]}, one per secret of the topic's tenant (two
+ *       during a rotation; the service's {@code signingSecret} for operators' topics and tenants without secrets:
+ *       {@link io.delayq.service.delivery.TopicSigners}), the HMAC-SHA256 of
  *       {@code "v2\n<kind>\n<topic>\n<id>\n<attempt>\n<t>\n"} and the raw body ({@link
  *       io.delayq.service.delivery.Signatures} has the exact bytes). Receivers verify with the Java client's
  *       {@code SignatureVerifier} or the documented Python and Node snippets: recompute, compare in constant time,
@@ -149,7 +171,8 @@
  * {@code delivered}, {@code failed}, {@code dead}, {@code reserve-calls}, {@code reserved}, {@code accepted} (202s
  * confirmed later), {@code async-extensions-late} (their lease extension came after the lease ended) (meters);
  * {@code callback-latency} (timer); {@code lateness} (histogram, ms from run time to the start of delivery, by the
- * store's clock); {@code in-flight} (gauge); per topic {@code topic.<topic>.delivered}, {@code .failed}, {@code .dead} (counters). Health check {@code engine}: running and its sweep reached the store
+ * store's clock); {@code in-flight}, {@code free-slots}, {@code tenants-waiting} (tenants with a topic waiting for a
+ * turn) (gauges); per topic {@code topic.<topic>.delivered}, {@code .failed}, {@code .dead} (counters). Health check {@code engine}: running and its sweep reached the store
  * recently.
  */
 package io.delayq.service.delivery;

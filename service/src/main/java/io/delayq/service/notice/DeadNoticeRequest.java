@@ -10,6 +10,7 @@ import io.delayq.core.Job;
 import io.delayq.core.TraceContext;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.service.delivery.Signatures;
+import io.delayq.service.delivery.TopicSigners;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -25,7 +26,8 @@ import java.util.Map;
  *
  * <p>Headers: the target's own, then delayq's, which win: {@code Delayq-Event: dead}, {@code Delayq-Id},
  * {@code Delayq-Topic}, {@code Delayq-Notice-Attempt} (1-based), {@code Delayq-Signature} as a callback's but of kind
- * {@code dead} and over the notice attempt ({@link Signatures}, the same {@code delivery.signingSecret}), and the {@code traceparent} /
+ * {@code dead} and over the notice attempt ({@link Signatures}), with the secrets the job's callbacks are signed with
+ * (its topic's tenant's, else {@code delivery.signingSecret}: {@link TopicSigners}), and the {@code traceparent} /
  * {@code tracestate} the job was enqueued with, when it was (the notice continues the producer's trace).
  */
 final class DeadNoticeRequest {
@@ -35,10 +37,16 @@ final class DeadNoticeRequest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Signatures signatures;
+    private final TopicSigners signers;
 
+    /** Every notice signed with one signer. */
     DeadNoticeRequest(Signatures signatures) {
-        this.signatures = signatures;
+        this(TopicSigners.serviceOnly(signatures));
+    }
+
+    /** Each notice signed with the secrets of its topic's owner. */
+    DeadNoticeRequest(TopicSigners signers) {
+        this.signers = signers;
     }
 
     /** The body of a dead letter's notice. */
@@ -70,7 +78,7 @@ final class DeadNoticeRequest {
         headers.put("Delayq-Id", job.id());
         headers.put("Delayq-Topic", job.topic());
         headers.put(NOTICE_ATTEMPT, Integer.toString(noticeAttempt));
-        headers.put(Signatures.HEADER, signatures.header(Signatures.Kind.DEAD_NOTICE, job.topic(), job.id(),
+        headers.put(Signatures.HEADER, signers.forTopic(job.topic()).header(Signatures.Kind.DEAD_NOTICE, job.topic(), job.id(),
                 noticeAttempt, System.currentTimeMillis() / 1_000, body));
         TraceContext trace = job.trace();
         if (trace != null && trace.traceparent() != null) {

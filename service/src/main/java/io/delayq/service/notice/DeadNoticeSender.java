@@ -12,6 +12,7 @@ import io.delayq.core.archive.JobArchive;
 import io.delayq.service.delivery.CallbackClient;
 import io.delayq.service.delivery.CallbackGuard;
 import io.delayq.service.delivery.Signatures;
+import io.delayq.service.delivery.TopicSigners;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +31,7 @@ import java.util.function.LongSupplier;
 /**
  * Sends the dead notices the archive holds: when a job with an {@code onDead} target (its own or its topic's) dies,
  * the archive writes its dead letter with a pending notice, and this sender POSTs it to the target, signed like a
- * callback, with a bounded retry of its own, and records on the dead letter how it went.
+ * callback (with its topic's tenant's secrets), with a bounded retry of its own, and records on the dead letter how it went.
  *
  * <p>Every {@code pollInterval} (and at once again while full batches come back) one pass takes up to
  * {@code batchSize} due notices ({@link JobArchive#dueNotices}, by the store's clock), <b>claims</b> each with a
@@ -95,6 +96,12 @@ public final class DeadNoticeSender implements Managed {
      */
     public DeadNoticeSender(JobStore store, JobArchive archive, NoticePolicy policy, int batchSize, long pollIntervalMs,
                             CallbackGuard guard, Signatures signatures, MetricRegistry metrics) {
+        this(store, archive, policy, batchSize, pollIntervalMs, guard, TopicSigners.serviceOnly(signatures), metrics);
+    }
+
+    /** As above, signing each notice with the secrets of its topic's owner ({@link TopicSigners}). */
+    public DeadNoticeSender(JobStore store, JobArchive archive, NoticePolicy policy, int batchSize, long pollIntervalMs,
+                            CallbackGuard guard, TopicSigners signers, MetricRegistry metrics) {
         this.store = Objects.requireNonNull(store, "store");
         this.archive = Objects.requireNonNull(archive, "archive");
         this.policy = Objects.requireNonNull(policy, "policy");
@@ -104,7 +111,7 @@ public final class DeadNoticeSender implements Managed {
         this.batchSize = batchSize;
         this.pollIntervalMs = Math.max(1, pollIntervalMs);
         this.guard = Objects.requireNonNull(guard, "guard");
-        this.request = new DeadNoticeRequest(signatures);
+        this.request = new DeadNoticeRequest(signers);
         this.sent = metrics.meter(SENT_METER);
         this.failed = metrics.meter(FAILED_METER);
         this.givenUp = metrics.meter(GIVEN_UP_METER);

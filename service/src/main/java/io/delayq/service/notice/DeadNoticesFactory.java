@@ -6,6 +6,7 @@ import io.delayq.core.JobStore;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.service.delivery.CallbackGuard;
 import io.delayq.service.delivery.Signatures;
+import io.delayq.service.delivery.TopicSigners;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
@@ -90,11 +91,17 @@ public class DeadNoticesFactory {
      */
     public Optional<DeadNoticeSender> build(JobStore store, JobArchive archive, CallbackGuard guard,
                                             Signatures signatures, Environment environment) {
+        return build(store, archive, guard, TopicSigners.serviceOnly(signatures), environment);
+    }
+
+    /** As above, signing each notice with the secrets of its topic's owner ({@link TopicSigners}). */
+    public Optional<DeadNoticeSender> build(JobStore store, JobArchive archive, CallbackGuard guard,
+                                            TopicSigners signers, Environment environment) {
         if (!enabled) {
             return Optional.empty();
         }
         DeadNoticeSender sender = new DeadNoticeSender(store, archive, policy(), batchSize,
-                pollInterval.toMilliseconds(), guard, signatures, environment.metrics());
+                pollInterval.toMilliseconds(), guard, signers, environment.metrics());
         environment.lifecycle().manage(sender);
         environment.healthChecks().register(DeadNoticeSender.HEALTH_CHECK, sender.healthCheck());
         return Optional.of(sender);
