@@ -126,6 +126,11 @@ public final class BenchMain {
                     .run(opts.runs("W4"), opts.runs("W6"));
             checkpoint(results, sizes, opts, started);
         }
+        if (opts.runs("NOISY") && opts.uses("delayq") && budget.allows("noisy neighbour", List.of("NOISY"))) {
+            new NoisyNeighbour(new RedisBackend(redis), sizes.withReps(opts.serviceReps()), results, log,
+                    opts.serviceJar()).run();
+            checkpoint(results, sizes, opts, started);
+        }
     }
 
     /**
@@ -137,6 +142,7 @@ public final class BenchMain {
         List<String> library = library(opts);
         boolean churn = opts.runs("CHURN");
         boolean w4 = opts.runs("W4");
+        boolean noisy = opts.runs("NOISY") && opts.uses("delayq");
         List<String> tables = new ArrayList<>();
         library.forEach(w -> tables.add("PG-" + w));
         if (w4) {
@@ -144,6 +150,9 @@ public final class BenchMain {
         }
         if (churn) {
             tables.add("PG-CHURN");
+        }
+        if (noisy) {
+            tables.add("PG-" + NoisyNeighbour.TABLE);
         }
         if (tables.isEmpty()) {
             return;
@@ -200,6 +209,11 @@ public final class BenchMain {
             if (w4 && opts.uses("delayq") && budget.allows("delayq-service (PostgreSQL)", List.of("PG-W4"))) {
                 new ServiceWorkloads(new PostgresBackend(pg), sizes.withReps(opts.serviceReps()), results, log,
                         opts.serviceJar()).run(true, false);
+                checkpoint(results, sizes, opts, started);
+            }
+            if (noisy && budget.allows("noisy neighbour (PostgreSQL)", List.of("PG-" + NoisyNeighbour.TABLE))) {
+                new NoisyNeighbour(new PostgresBackend(pg), sizes.withReps(opts.serviceReps()), results, log,
+                        opts.serviceJar()).run();
                 checkpoint(results, sizes, opts, started);
             }
         }

@@ -87,6 +87,11 @@ public final class Receipts implements Receiver {
         return k == out.length ? out : java.util.Arrays.copyOf(out, k);
     }
 
+    /** Job {@code id}'s lateness, ms (first receipt − intended due time), or {@link Long#MIN_VALUE} if not received. */
+    public long latenessOf(int id) {
+        return count.get(id) > 0 ? firstAt[id] - due[id] : Long.MIN_VALUE;
+    }
+
     /** Jobs received before their intended due time by more than {@code slackMs} (should be none). */
     public int early(long slackMs) {
         int e = 0;

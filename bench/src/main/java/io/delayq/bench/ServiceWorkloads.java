@@ -63,6 +63,11 @@ public final class ServiceWorkloads {
 
     /** Why the service cannot run here (no jar, or one without the backend's store), or {@code null}. */
     private String skipReason() {
+        return skipReason(backend, serviceJar);
+    }
+
+    /** Why the service cannot run on {@code backend} (no jar, or one without the backend's store), or {@code null}. */
+    static String skipReason(Backend backend, Path serviceJar) {
         if (!Files.isRegularFile(serviceJar) || !hasApplication(serviceJar)) {
             return "skipped: service jar not found (" + serviceJar + "; build it with ./mvnw -q -DskipTests package)";
         } else if (backend instanceof PostgresBackend

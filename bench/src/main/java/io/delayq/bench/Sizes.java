@@ -57,6 +57,15 @@ public record Sizes(String name, int reps, int warmupSingle, int warmupBulk, int
                 1_000, List.of(1_000, 5_000), 300, 600, 600, 600, 1_500, 0, 2_000, 200, 2, 1_000);
     }
 
+    /** The noisy neighbour's burst: jobs due at one instant for tenant A (BENCHMARK.md: 100,000). */
+    public int noisyJobs() {
+        return switch (name) {
+            case "full" -> 100_000;
+            case "quick" -> 10_000;
+            default -> 1_000;
+        };
+    }
+
     public Sizes withReps(int r) {
         return new Sizes(name, r, warmupSingle, warmupBulk, warmupDrain, w1Jobs, w2Jobs, w2SpanMs, w2IdleMs, lostAfterMs,
                 dupGraceMs, w3Jobs, w5Sizes, w5Ops, w4Jobs, w4SpanMs, w6Jobs, w6SpanMs, serviceWarmupMs, ceilingRequests,

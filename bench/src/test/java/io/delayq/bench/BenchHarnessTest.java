@@ -3,6 +3,8 @@ package io.delayq.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.bench.report.ReportWriter;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -140,11 +142,39 @@ class BenchHarnessTest {
     @Test
     void serviceWorkloadsSayWhyTheyWereSkippedWhenThereIsNoServiceJar(@TempDir Path out) throws Exception {
         ReportWriter.Written w = BenchMain.run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                "--tiny", "--only", "W4,W6", "--service-jar", out.resolve("missing.jar").toString(), "--out", out.toString());
+                "--tiny", "--only", "W4,W6,NOISY", "--service-jar", out.resolve("missing.jar").toString(), "--out",
+                out.toString());
         String md = Files.readString(w.markdown());
+        assertThat(sectionFrom(md, "### Noisy neighbour on Redis")).contains("skipped: service jar not found");
+        assertThat(sectionFrom(md, "### Noisy neighbour on PostgreSQL")).contains("skipped: service jar not found");
         assertThat(md).contains("### W4 end to end over HTTP", "### W6 failure", "### PostgreSQL W4 end to end over HTTP",
                 "delayq-service: skipped: service jar not found");
         assertThat(section(md, "PG-W4")).contains("delayq-service: skipped: service jar not found");
+    }
+
+    /**
+     * The noisy neighbour at tiny size through the real service jar (built by the reactor before this module's tests)
+     * on the bench Redis: a row for B alone and for each form of A's burst, nothing lost. No timing assertions.
+     */
+    @Test
+    @Tag("slow")
+    void theNoisyNeighbourRunsTwoTenantsOnTheServiceAndWritesItsRows(@TempDir Path out) throws Exception {
+        Path jar = BenchOptions.defaultServiceJar();
+        Assumptions.assumeTrue(ServiceWorkloads.hasApplication(jar), "the service jar is built by ./mvnw package");
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        ReportWriter.Written w = BenchMain.run(new PrintStream(log, true, StandardCharsets.UTF_8),
+                "--tiny", "--store", "redis", "--only", "NOISY", "--out", out.toString());
+
+        String section = sectionFrom(Files.readString(w.markdown()), "### Noisy neighbour on Redis");
+        assertThat(section).as("harness log:%n%s", log.toString(StandardCharsets.UTF_8))
+                .contains("| B alone |", "| A's burst in 1 topic |", "| A's burst over 30 topics |");
+        JsonNode rows = new ObjectMapper().readTree(w.json().toFile()).get("summary").get("NOISY");
+        for (String row : new String[]{"B alone", "A's burst in 1 topic", "A's burst over 30 topics"}) {
+            assertThat(rows.get(row).get("a_lost").get("median").asDouble()).as(row).isZero();
+            assertThat(rows.get(row).get("b_lost").get("median").asDouble()).as(row).isZero();
+            assertThat(rows.get(row).get("b_jobs").get("median").asDouble()).as(row).isPositive();
+        }
+        assertThat(rows.get("A's burst over 30 topics").get("a_jobs_per_s").get("median").asDouble()).isPositive();
     }
 
     @Test

@@ -104,7 +104,25 @@ public final class Tables {
                                 Column.plain("p50 latency ms (50 clients, no pipeline)", "p50_ms", Column.Fmt.D3)), false)));
         all.addAll(scale(s));
         all.addAll(pg(s));
+        all.add(noisy(s, "", "Redis"));
+        all.add(noisy(s, "PG-", "PostgreSQL"));
         return all;
+    }
+
+    /** The noisy neighbour's table on one store: a row for B alone and for each form of A's burst. */
+    static TableSpec noisy(Sizes s, String prefix, String store) {
+        return new TableSpec(prefix + "NOISY", String.format("Noisy neighbour on %s: tenant A's %,d jobs due at one "
+                        + "instant, tenant B's 20 jobs/s", store, s.noisyJobs()),
+                "Two tenants of weight 1 on one service (the `tenants:` block), each with its own receiver that answers "
+                        + "200 at once; every job scheduled ahead through the batch endpoint with an absolute runAt. B's "
+                        + "lateness = receipt − runAt over B's jobs due from the instant until A's last job arrived (for "
+                        + "B alone, over the same span without A). A's drain = jobs / (last receipt − instant).",
+                List.of(Column.lower("B p50 ms", "b_p50", INT), Column.lower("B p99 ms", "b_p99", INT),
+                        Column.lower("B max ms", "b_max", INT), Column.plain("B jobs", "b_jobs", INT),
+                        Column.higher("A drain jobs/s", "a_jobs_per_s"),
+                        Column.lower("A's last job late ms", "a_last_late_ms", INT),
+                        Column.lower("A lost", "a_lost", INT), Column.lower("B lost", "b_lost", INT),
+                        Column.lower("dup", "a_duplicated", INT)), false);
     }
 
     /** The cluster scaling part's tables (ids SCALE-…): one row per configuration, then the ratios. */
