@@ -54,8 +54,18 @@ class NoisyNeighbourMeasurement {
             try {
                 run(store, a, b, received, 5_000, 5, "warm-up");
                 run(store, a, b, received, 0, aTopics, "B alone");
+                String jfr = System.getProperty("delayq.measure.jfr");
+                jdk.jfr.Recording recording = null;
+                if (jfr != null) { // a profile of the measured runs: -Ddelayq.measure.jfr=/tmp/measure.jfr
+                    recording = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+                    recording.start();
+                }
                 run(store, a, b, received, aJobs, 1, "A in 1 topic");
                 run(store, a, b, received, aJobs, aTopics, "A over " + aTopics + " topics");
+                if (recording != null) {
+                    recording.dump(java.nio.file.Path.of(jfr));
+                    recording.close();
+                }
             } finally {
                 engine.stop();
             }

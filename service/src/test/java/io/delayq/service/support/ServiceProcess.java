@@ -4,7 +4,6 @@ import io.delayq.service.DelayqApplication;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.ResourceHelpers;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
@@ -36,6 +35,14 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** A service on a free port with the selected store and {@code overrides}; not started yet. */
     public static ServiceProcess create(Path dir, ConfigOverride... overrides) throws IOException {
+        return create(dir, "", overrides);
+    }
+
+    /**
+     * As {@link #create(Path, ConfigOverride...)}, with more top-level blocks after test-config.yml's (e.g.
+     * {@code tenants:}), written to a configuration file of its own in {@code dir}.
+     */
+    public static ServiceProcess create(Path dir, String extraYaml, ConfigOverride... overrides) throws IOException {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -49,7 +56,13 @@ public final class ServiceProcess implements AutoCloseable {
         command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
         command.add(DelayqApplication.class.getName());
         command.add("server");
-        command.add(new File(ResourceHelpers.resourceFilePath("test-config.yml")).getAbsolutePath());
+        Path config = Path.of(ResourceHelpers.resourceFilePath("test-config.yml"));
+        if (!extraYaml.isEmpty()) {
+            config = dir.resolve("config-" + port + ".yml");
+            Files.writeString(config, Files.readString(Path.of(ResourceHelpers.resourceFilePath("test-config.yml")))
+                    + "\n" + extraYaml);
+        }
+        command.add(config.toAbsolutePath().toString());
         return new ServiceProcess(command, dir.resolve("service-" + port + ".log"), port);
     }
 
