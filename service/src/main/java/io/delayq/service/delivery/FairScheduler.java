@@ -35,7 +35,9 @@ import java.util.Set;
  * callback in flight to end (a fraction of a millisecond to a receiver answering at once), then gets the freed slots
  * before the busy tenant does.
  *
- * <p>Turns run on the timer threads, at most {@link #DRAINS} at once. A timer that fires runs the turn on its own
+ * <p>Turns run on the timer threads, at most {@link #DRAINS} at once and at most {@link #TURNS_PER_TENANT} of one
+ * tenant, so that one is always free for the others: a turn cannot be cut short, and on a loaded machine a turn
+ * that sends a hundred callbacks can take tens of milliseconds. A timer that fires runs the turn on its own
  * thread when one is free (no hand-off between the due time and the store call); a turn that leaves work behind
  * submits the next one to the timer threads' queue. When slots are freed and topics wait for them, a turn is run a
  * moment later ({@value #REFILL_DELAY_MICROS} µs), so that one reserve refills the slots of several finished
@@ -48,6 +50,11 @@ final class FairScheduler {
     static final long REFILL_DELAY_MICROS = 1_000;
     /** Turns at once: the timer threads. */
     static final int DRAINS = TopicTimers.THREADS;
+    /**
+     * Turns of one tenant at once: one fewer than there are, so that a turn is always free for another tenant whose
+     * topic falls due while one drains a backlog (a turn cannot be cut short: it is a store call and its sends).
+     */
+    static final int TURNS_PER_TENANT = DRAINS - 1;
 
     /** Reserves what a turn grants: one store call for up to {@code slots} jobs. */
     interface Pump {
@@ -64,6 +71,8 @@ final class FairScheduler {
         int weight;
         /** Slots held by its topics: granted to a turn in progress, or a callback in flight. */
         int held;
+        /** Its turns in progress. */
+        int turnsRunning;
         /** Turn number of its last turn: ties go to the share served longest ago. */
         long lastTurn;
         long turns;
@@ -246,6 +255,7 @@ final class FairScheduler {
                 ts.held -= unused;
                 ts.share.held -= unused;
                 ts.share.reserved += Math.max(0, got);
+                ts.share.turnsRunning--;
                 free += unused;
                 ts.pumping = false;
                 if (got >= granted || ts.again) {
@@ -276,13 +286,19 @@ final class FairScheduler {
         backlogged.add(ts.share);
     }
 
-    /** The first ready topic of the share holding the fewest slots for its weight; null when none or no free slot. */
+    /**
+     * The first ready topic of the share holding the fewest slots for its weight, among those with a turn to spare;
+     * null when none or no free slot.
+     */
     private TopicState pickLocked() {
         if (free == 0 || backlogged.isEmpty()) {
             return null;
         }
         Share best = null;
         for (Share s : backlogged) {
+            if (s.turnsRunning >= TURNS_PER_TENANT) {
+                continue;
+            }
             if (best == null) {
                 best = s;
                 continue;
@@ -293,6 +309,9 @@ final class FairScheduler {
                 best = s;
             }
         }
+        if (best == null) {
+            return null;
+        }
         TopicState ts = best.ready.pollFirst();
         if (best.ready.isEmpty()) {
             backlogged.remove(best);
@@ -300,6 +319,7 @@ final class FairScheduler {
         ts.queued = false;
         best.lastTurn = ++turn;
         best.turns++;
+        best.turnsRunning++;
         return ts;
     }
 

@@ -18,8 +18,11 @@ import java.util.function.Consumer;
  * and its turn runs there when one is free, so there is no hand-off between the due time and the store call.
  */
 final class TopicTimers {
-    /** Timer threads: timers, turns of the {@link FairScheduler} (store calls), and the engine's other short tasks. */
-    static final int THREADS = 2;
+    /**
+     * Timer threads: timers, turns of the {@link FairScheduler} (store calls), and the engine's other short tasks.
+     * Three, so that a tenant draining a backlog on two leaves one to the others.
+     */
+    static final int THREADS = 3;
     private final StoreClock clock;
     private final Consumer<TopicState> dueTimerFired;
     private final BiConsumer<TopicState, Long> leaseDeadlinePassed;

@@ -31,6 +31,10 @@ import java.util.concurrent.atomic.AtomicLong;
 class NoisyNeighbourMeasurement {
     private static final String PAYLOAD = "{\"order\":\"" + "x".repeat(180) + "\",\"n\":1}";
 
+    public static void main(String[] args) throws Exception {
+        new NoisyNeighbourMeasurement().measure();
+    }
+
     @Test
     void measure() throws Exception {
         ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
