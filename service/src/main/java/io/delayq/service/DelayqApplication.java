@@ -70,6 +70,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -158,9 +159,12 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         CircuitSnapshot circuits = new CircuitSnapshot(store);
         BreakerVisibility.register(environment, store, circuits, delivery.getBreaker());
         // /metrics/prometheus on the admin port; before the engine is built (it takes over its callback-latency timer).
+        AtomicReference<DeliveryEngine> built = new AtomicReference<>();
         TopicActivity activity = CompositeTopicActivity.of(history, PrometheusExposition.register(environment,
-                config.getPrometheus(), circuits::read, DefaultHealthChecks.scheduled(config, environment)));
+                config.getPrometheus(), circuits::read, DefaultHealthChecks.scheduled(config, environment),
+                () -> built.get() == null ? List.of() : built.get().tenantShares()));
         DeliveryEngine engine = delivery.build(store, environment, activity, owners);
+        built.set(engine);
 
         Consumer<Callback> callbackCheck = new CallbackCheck(config.getLimits().jobRules(), delivery.callbackGuard());
 

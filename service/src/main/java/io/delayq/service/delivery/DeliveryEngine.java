@@ -11,6 +11,7 @@ import io.opentelemetry.api.GlobalOpenTelemetry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -198,6 +199,23 @@ public final class DeliveryEngine implements Managed {
         if (running) {
             timers.armLease(topics.of(topic), earliestDeadlineMs, Long.MIN_VALUE);
         }
+    }
+
+    /**
+     * How delivery is shared now, per tenant that had a topic with work due since the start: its weight, the slots its
+     * topics hold, its topics waiting for a turn, and its turns and jobs reserved so far.
+     *
+     * @param tenant the tenant's name, or {@code null} for the operators' topics
+     */
+    public record TenantShare(String tenant, int weight, int slots, int waitingTopics, long turns, long reserved) {
+    }
+
+    /** The {@link TenantShare}s of this instance, read now. */
+    public List<TenantShare> tenantShares() {
+        return scheduler.snapshot().stream()
+                .map(s -> new TenantShare(s.tenant().equals(TopicOwners.OPERATORS) ? null : s.tenant(), s.weight(),
+                        s.held(), s.ready(), s.turns(), s.reserved()))
+                .toList();
     }
 
     /** Callbacks in flight now. */

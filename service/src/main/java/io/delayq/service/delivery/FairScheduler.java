@@ -16,7 +16,7 @@ import java.util.Set;
  *
  * <p>A topic with jobs that may be due is <i>ready</i> ({@link #ready}): its timer fired, a wake-up or a lease
  * expiry came, its last reserve came back full, or a slot it waited for came free. Ready topics wait in their
- * tenant's queue, round robin. A turn ({@link #drainOnce}) picks the tenant holding the fewest slots for its weight
+ * tenant's queue, round robin. A turn picks the tenant holding the fewest slots for its weight
  * among those with a ready topic (ties: the one served longest ago), takes the first topic of its queue, and grants it
  * slots: at most the reserve batch, the free slots and the topic's own free slots, and — while other tenants wait too
  * — no more than brings the tenant up to its weighted share of all slots. The topic reserves that many jobs (one
@@ -128,7 +128,10 @@ final class FairScheduler {
         kick();
     }
 
-    /** As {@link #ready}, on a timer thread: the turn runs here and now when a turn is free and due to this topic. */
+    /**
+     * As {@link #ready}, on a timer thread: when a turn is free, it runs here and now (for this topic, unless another
+     * tenant's comes first), with no hand-off between a due timer and the store call.
+     */
     void readyHere(TopicState ts) {
         synchronized (lock) {
             readyLocked(ts);
@@ -161,11 +164,6 @@ final class FairScheduler {
                 refillScheduled = false; // stopping
             }
         }
-    }
-
-    /** One turn, then the next one through the timer threads' queue if work is left. */
-    void drainOnce() {
-        runTurn();
     }
 
     /** Per tenant: weight, slots held, topics ready, turns and jobs reserved since the start. */

@@ -1,6 +1,7 @@
 package io.delayq.service.prometheus;
 
 import io.delayq.service.breaker.CircuitSnapshot;
+import io.delayq.service.delivery.DeliveryEngine;
 import io.delayq.service.history.TopicActivity;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.health.HealthStateAggregator;
@@ -17,6 +18,7 @@ import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -25,7 +27,7 @@ import java.util.function.Supplier;
  * {@value #PATH} on the admin port: the service's metrics for Prometheus, in the text format 0.0.4 or OpenMetrics
  * (by the request's {@code Accept}), written by the official client's servlet. See package-info for the series.
  *
- * <pre>{@code TopicActivity prometheus = PrometheusExposition.register(environment, factory, circuits::read, health);}</pre>
+ * <pre>{@code TopicActivity prometheus = PrometheusExposition.register(environment, factory, circuits::read, health, shares);}</pre>
  *
  * Call it before the delivery engine is built (it takes over the engine's callback-latency timer), and pass the
  * returned activity to the engine and the scheduler (with the history, through {@link CompositeTopicActivity}).
@@ -41,10 +43,13 @@ public final class PrometheusExposition {
      *                 {@link CircuitSeries})
      * @param health   the health module's scheduled checks ({@code delayq_store_up}, {@code delayq_archive_up}), empty
      *                 when the {@code health:} block is disabled
+     * @param shares   the delivery engine's shares per tenant ({@link TenantShareSeries}), read at scrape time (the
+     *                 engine is built after this: an empty list until it is)
      */
     public static TopicActivity register(Environment environment, PrometheusFactory factory,
                                          Supplier<CircuitSnapshot.Reading> circuits,
-                                         Optional<HealthStateAggregator> health) {
+                                         Optional<HealthStateAggregator> health,
+                                         Supplier<List<DeliveryEngine.TenantShare>> shares) {
         // A registry of its own, not the client's static default: every application in one JVM (the tests start
         // several) exposes its own metrics.
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -54,6 +59,7 @@ public final class PrometheusExposition {
         CallbackLatencyHistogram.register(registry, environment.metrics());
         CircuitSeries.register(registry, circuits);
         HealthSeries.register(registry, health);
+        TenantShareSeries.register(registry, shares);
         TopicActivity activity = new PrometheusTopicActivity(registry, labels);
         // Last: the bridge leaves out any Dropwizard metric named like one of the families above. Their names only:
         // a filter that takes none collects nothing, so no callback reads the store (or caches a reading) here.

@@ -29,6 +29,10 @@
  *   delayq_consumer_parked_lease_requests}, the Jersey timers as {@code delayq_api_*_seconds{resource, method}},
  *   Jetty's, logback's {@code logback_events_total{level}}, the health module's; the ones with a native series above
  *   are left out.</li>
+ *   <li>Per tenant, how this instance shares delivery ({@code TenantShareSeries}; label {@code tenant}, the
+ *   operators' topics as {@code (operators)}): gauges {@code delayq_delivery_tenant_slots},
+ *   {@code delayq_delivery_tenant_waiting_topics}, {@code delayq_delivery_tenant_weight}; counters
+ *   {@code delayq_delivery_tenant_turns_total}, {@code delayq_delivery_tenant_reserved_total}.</li>
  * </ul>
  *
  * <p>A gauge whose value is unknown has no sample: the store-read gauges ({@code delayq_topic_scheduled},

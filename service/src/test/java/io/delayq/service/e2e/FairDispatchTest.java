@@ -94,6 +94,12 @@ class FairDispatchTest {
             for (ServiceProcess instance : instances) {
                 assertThat(delivered(instance)).as("deliveries of the instance on port %s", instance.baseUrl())
                         .isGreaterThan(1_000);
+                String exposition = admin(instance, "/metrics/prometheus");
+                assertThat(exposition).as("the per-tenant series of the instance on port %s", instance.baseUrl())
+                        .contains("delayq_delivery_tenant_reserved_total{tenant=\"team-a\"}",
+                                "delayq_delivery_tenant_reserved_total{tenant=\"team-b\"}",
+                                "delayq_delivery_tenant_weight{tenant=\"team-b\"} 1.0",
+                                "delayq_delivery_tenant_slots{tenant=\"team-a\"}");
             }
         }
     }
@@ -114,11 +120,14 @@ class FairDispatchTest {
 
     /** Callbacks this instance delivered, from its admin port's metrics. */
     private long delivered(ServiceProcess instance) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + adminPorts.get(instance) + "/metrics")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        JsonNode metrics = new ObjectMapper().readTree(r.body());
+        JsonNode metrics = new ObjectMapper().readTree(admin(instance, "/metrics"));
         return metrics.path("meters").path("delayq.delivery.delivered").path("count").asLong();
+    }
+
+    private String admin(ServiceProcess instance, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + adminPorts.get(instance) + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
     }
 
     /** What one round delivered. */

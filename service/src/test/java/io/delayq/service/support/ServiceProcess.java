@@ -66,17 +66,26 @@ public final class ServiceProcess implements AutoCloseable {
         return new ServiceProcess(command, dir.resolve("service-" + port + ".log"), port);
     }
 
-    /** What Dropwizard would read from {@code ConfigOverride}s in this JVM, as {@code dw.*} properties for the child. */
+    /**
+     * What Dropwizard would read from {@code ConfigOverride}s in this JVM, as {@code dw.*} properties for the child.
+     * Other {@code dw.*} properties of this JVM (another test's, left set) are put aside meanwhile, so that an override
+     * whose value one of them happens to have is passed on all the same.
+     */
     private static Map<String, String> systemProperties(ConfigOverride[] overrides) {
-        Map<String, String> before = new TreeMap<>();
-        System.getProperties().forEach((k, v) -> before.put(k.toString(), v.toString()));
-        for (ConfigOverride o : overrides) {
-            o.addToSystemProperties();
-        }
+        Map<String, String> aside = new TreeMap<>();
+        System.getProperties().forEach((k, v) -> {
+            if (k.toString().startsWith("dw.")) {
+                aside.put(k.toString(), v.toString());
+            }
+        });
+        aside.keySet().forEach(System::clearProperty);
         Map<String, String> added = new TreeMap<>();
         try {
+            for (ConfigOverride o : overrides) {
+                o.addToSystemProperties();
+            }
             System.getProperties().forEach((k, v) -> {
-                if (k.toString().startsWith("dw.") && !v.toString().equals(before.get(k.toString()))) {
+                if (k.toString().startsWith("dw.")) {
                     added.put(k.toString(), v.toString());
                 }
             });
@@ -84,6 +93,7 @@ public final class ServiceProcess implements AutoCloseable {
             for (ConfigOverride o : overrides) {
                 o.removeFromSystemProperties();
             }
+            aside.forEach(System::setProperty);
         }
         return added;
     }
