@@ -13,6 +13,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * form round-trips); a mask with nothing stored under its name is a 422, and a new job or replay cannot carry one.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class HeaderValuesTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
     static final CallbackReceiver RECEIVER = new CallbackReceiver();

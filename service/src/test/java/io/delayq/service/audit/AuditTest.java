@@ -10,6 +10,7 @@ import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * only the dry run's).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class AuditTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
 

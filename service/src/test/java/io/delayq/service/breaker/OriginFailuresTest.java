@@ -12,6 +12,7 @@ import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * timeout of an attempt allowed at least {@code breaker.minTimeout} (5 s by default) and a plain 503 still count. Runs on both stores (e2e-on-postgres): the circuits are in the store.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class OriginFailuresTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app(
             ConfigOverride.config("delivery.breaker.enabled", "true"));

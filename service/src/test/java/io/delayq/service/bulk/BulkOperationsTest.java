@@ -9,6 +9,7 @@ import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * archive: nothing was replayed or purged.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class BulkOperationsTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
 

@@ -6,6 +6,7 @@ import io.delayq.service.support.Api;
 import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The embedded default's promise: a dead letter is still listed, with its attempts, after the service was stopped and
  * started again on the same data directory (the archive file-backed, the job store shared by both runs).
  */
+@Tag("both-stores")
 class DeadLetterRestartTest {
     @TempDir
     Path data;

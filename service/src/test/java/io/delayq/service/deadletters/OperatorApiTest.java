@@ -12,6 +12,7 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * read-only viewer role, and bad input refused with problem+json.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class OperatorApiTest {
     private static final String VIEWER = "viewer-token";
     private static final int MONGO_PORT = freePort();

@@ -14,6 +14,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * like every 2xx. Runs on both stores (e2e-on-postgres).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class AsyncAckTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
     /** Answers 202 to every callback: these receivers always take the work and confirm it later, or never. */

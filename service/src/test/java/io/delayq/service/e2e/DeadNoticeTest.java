@@ -16,6 +16,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the dead letter records it FAILED, with no further attempt. Runs on both stores (service/pom.xml).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class DeadNoticeTest {
     private static final String SECRET = "test-secret"; // delivery.signingSecret of test-config.yml
     private static final int NOTICE_ATTEMPTS = 3;

@@ -14,6 +14,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * both stores (e2e-on-postgres).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class ErrorBodiesTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app(
             ConfigOverride.config("deadNotices.maxAttempts", "1"),

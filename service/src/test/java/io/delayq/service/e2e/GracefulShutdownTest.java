@@ -6,6 +6,7 @@ import io.delayq.service.support.Api;
 import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * period and their acks are written before the store closes (though batched for longer than the stop takes), and a
  * second instance on the same store delivers everything else.
  */
+@Tag("both-stores")
 class GracefulShutdownTest {
     private static final int IN_FLIGHT = 10;
     private static final int LATER = 20;

@@ -7,6 +7,7 @@ import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.ServiceProcess;
 import io.delayq.service.support.TestApps;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * was acknowledged reaches its callback (at least once: an attempt cut off by the kill is retried when its lease
  * expires), none before its run time. Runs on whichever store {@code -Ddelayq.test.store} selects.
  */
+@Tag("both-stores")
 class KillDuringDeliveryTest {
     private static final int JOBS = 300;
 

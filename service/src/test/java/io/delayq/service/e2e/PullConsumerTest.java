@@ -7,6 +7,7 @@ import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Pull consumers against the whole service (delivery engine and limits as configured), not the consumer module alone. */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class PullConsumerTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP =
             TestApps.app(ConfigOverride.config("delivery.sweepInterval", "1 minute"));

@@ -12,6 +12,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Jobs scheduled over HTTP reach a real HTTP receiver: on time, once, signed; failing callbacks die on schedule. */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class PushDeliveryTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
     static final CallbackReceiver RECEIVER = new CallbackReceiver();

@@ -8,6 +8,7 @@ import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * both stores (e2e-on-postgres).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class ReleaseTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
 

@@ -11,6 +11,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stores (e2e-on-postgres). No OpenTelemetry SDK here: the service makes the new parent ids itself.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class TraceContextTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
     static final CallbackReceiver RECEIVER = new CallbackReceiver();

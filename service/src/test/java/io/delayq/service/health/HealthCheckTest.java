@@ -7,6 +7,7 @@ import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the application port answers a load balancer's {@code /health-check} by the critical checks.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
+@Tag("both-stores")
 class HealthCheckTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
 
