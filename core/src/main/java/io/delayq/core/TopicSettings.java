@@ -2,6 +2,9 @@ package io.delayq.core;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.delayq.core.breaker.BreakerSettings;
+import io.delayq.core.ratelimit.Rate;
+
+import java.util.List;
 
 /**
  * Per-topic settings, shared by every service instance through the store. Every field may be {@code null}, meaning
@@ -24,6 +27,11 @@ import io.delayq.core.breaker.BreakerSettings;
  *                          {@code lastError}) quotes the start of the receiver's error answer; otherwise only its
  *                          status, since a callback may point at an internal service whose errors are not the
  *                          producer's to read
+ * @param rateLimit         deliveries and pull leases of the topic, at most this rate over all instances together;
+ *                          jobs over it wait without using an attempt
+ * @param expiresAfterMs    a job of the topic not delivered this long after its current run time is not delivered:
+ *                          it becomes dead with cause {@code EXPIRED} (a job's own {@code expiresAt} comes first)
+ * @param noRetryStatuses   callback answers that end a job at once (dead with cause {@code NO_RETRY}), e.g. 410
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TopicSettings(
@@ -37,7 +45,18 @@ public record TopicSettings(
         BreakerSettings breaker,
         Long asyncAckTimeoutMs,
         Boolean asyncAck,
-        Boolean errorBodies) {
+        Boolean errorBodies,
+        Rate rateLimit,
+        Long expiresAfterMs,
+        List<Integer> noRetryStatuses) {
+
+    /** Settings before rate limits, expiry and "don't retry" answers. */
+    public TopicSettings(Callback callback, Integer maxAttempts, Backoff backoff, Long timeoutMs, Boolean paused,
+                         Boolean archiveSucceeded, Callback onDead, BreakerSettings breaker, Long asyncAckTimeoutMs,
+                         Boolean asyncAck, Boolean errorBodies) {
+        this(callback, maxAttempts, backoff, timeoutMs, paused, archiveSucceeded, onDead, breaker, asyncAckTimeoutMs,
+                asyncAck, errorBodies, null, null, null);
+    }
 
     /** Settings without the delivery protections (the form before dead notices, breakers and async acks existed). */
     public TopicSettings(Callback callback, Integer maxAttempts, Backoff backoff, Long timeoutMs, Boolean paused,
@@ -46,7 +65,11 @@ public record TopicSettings(
     }
 
     public static TopicSettings empty() {
-        return new TopicSettings(null, null, null, null, null, null, null, null, null, null, null);
+        return new TopicSettings(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    public TopicSettings {
+        noRetryStatuses = noRetryStatuses == null ? null : List.copyOf(noRetryStatuses);
     }
 
     public boolean isPaused() {

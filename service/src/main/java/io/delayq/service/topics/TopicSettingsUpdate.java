@@ -73,6 +73,10 @@ public final class TopicSettingsUpdate {
                 body.has("breaker") ? given.breaker() : current.breaker(),
                 body.has("asyncAckTimeout") ? given.asyncAckTimeoutMs() : current.asyncAckTimeoutMs(),
                 body.has("asyncAck") ? given.asyncAck() : current.asyncAck(),
-                body.has("errorBodies") ? given.errorBodies() : current.errorBodies());
+                body.has("errorBodies") ? given.errorBodies() : current.errorBodies(),
+                // rate limit, expiry and "don't retry" statuses: kept as stored until their fields are read
+                current.rateLimit(),
+                current.expiresAfterMs(),
+                current.noRetryStatuses());
     }
 }
