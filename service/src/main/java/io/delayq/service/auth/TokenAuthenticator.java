@@ -17,7 +17,7 @@ public final class TokenAuthenticator {
 
     public TokenAuthenticator(List<TokenFactory> tokens) {
         this.entries = tokens.stream()
-                .map(t -> new Entry(t.sha256(), new DelayqPrincipal(t.getName(), t.getRoles())))
+                .map(t -> new Entry(t.sha256(), new DelayqPrincipal(t.getName(), t.getRoles(), t.getTenant())))
                 .toList();
     }
 

@@ -23,7 +23,10 @@ import java.util.Set;
  *   <tr><td>{@code token}</td><td>(required)</td>
  *       <td>{@code sha256:<64 hex digits>} (the SHA-256 of the token, recommended: the configuration then holds
  *       no secret; make one with {@code printf %s "$TOKEN" | sha256sum}), or the token itself.</td></tr>
- *   <tr><td>{@code roles}</td><td>(required)</td><td>Any of {@code producer}, {@code consumer}, {@code admin}.</td></tr>
+ *   <tr><td>{@code roles}</td><td>(required)</td><td>Any of {@code producer}, {@code consumer}, {@code viewer},
+ *       {@code admin}.</td></tr>
+ *   <tr><td>{@code tenant}</td><td>none</td><td>The tenant (of {@code tenants:}) the token belongs to: it then sees and
+ *       acts on that tenant's topics only, its roles held within the tenant. Without it, an operator's token.</td></tr>
  * </table>
  */
 public class TokenFactory {
@@ -38,6 +41,8 @@ public class TokenFactory {
     @NotNull
     @NotEmpty
     private Set<String> roles = Set.of();
+
+    private String tenant;
 
     @JsonProperty
     public String getName() {
@@ -67,6 +72,16 @@ public class TokenFactory {
     @JsonProperty
     public void setRoles(Set<String> roles) {
         this.roles = roles;
+    }
+
+    @JsonProperty
+    public String getTenant() {
+        return tenant;
+    }
+
+    @JsonProperty
+    public void setTenant(String tenant) {
+        this.tenant = tenant;
     }
 
     @JsonIgnore
