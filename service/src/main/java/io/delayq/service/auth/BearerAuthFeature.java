@@ -89,7 +89,8 @@ public final class BearerAuthFeature implements DynamicFeature {
                 throw new ForbiddenException("The token of '" + principal.name() + "' has roles " + principal.roles()
                         + "; this operation needs one of " + allowed);
             }
-            request.setSecurityContext(new TokenSecurityContext(principal, scope, request.getSecurityContext().isSecure()));
+            request.setSecurityContext(new TokenSecurityContext(principal.withScope(scope),
+                    request.getSecurityContext().isSecure()));
         }
     }
 
@@ -110,8 +111,7 @@ public final class BearerAuthFeature implements DynamicFeature {
         }
     }
 
-    /** The security context of a request with an accepted token, and the scope {@link Scope#of} reads. */
-    record TokenSecurityContext(DelayqPrincipal principal, Scope scope, boolean secure) implements SecurityContext {
+    private record TokenSecurityContext(DelayqPrincipal principal, boolean secure) implements SecurityContext {
         @Override
         public Principal getUserPrincipal() {
             return principal;

@@ -46,8 +46,8 @@ public final class Scope {
      * {@code @RolesAllowed}) sees nothing: every resource that reads topics is behind a role.
      */
     public static Scope of(SecurityContext caller) {
-        if (caller instanceof BearerAuthFeature.TokenSecurityContext token) {
-            return token.scope();
+        if (caller != null && caller.getUserPrincipal() instanceof DelayqPrincipal p && p.scope() != null) {
+            return p.scope();
         }
         return new Scope("(unauthenticated)", TenantLookup.NONE, name -> null);
     }
