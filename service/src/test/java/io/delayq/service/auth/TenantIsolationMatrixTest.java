@@ -62,6 +62,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 @Tag("both-stores")
+@Tag("slow") // 45 s on Redis, 3 min on PostgreSQL on a loaded machine: every operation x 4 tokens x 3 topics
 class TenantIsolationMatrixTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = new DropwizardAppExtension<>(
             DelayqApplication.class, ResourceHelpers.resourceFilePath("tenants-test-config.yml"),
