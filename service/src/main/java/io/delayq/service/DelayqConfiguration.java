@@ -6,7 +6,7 @@ import io.delayq.core.JobRules;
 import io.delayq.core.JobStoreFactory;
 import io.delayq.core.archive.JobArchiveFactory;
 import io.delayq.service.auth.AuthFactory;
-import io.delayq.service.auth.TokenTenants;
+import io.delayq.service.auth.DeclaredTenants;
 import io.delayq.service.config.DefaultHealthChecks;
 import io.delayq.service.config.DefaultStores;
 import io.delayq.service.config.LimitsFactory;
@@ -21,12 +21,10 @@ import io.dropwizard.validation.ValidationMethod;
 import io.dropwizard.health.HealthFactory;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
-import org.slf4j.LoggerFactory;
 
 import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The service's configuration ({@code config.yml}); docs/configuration.md has the full reference.
@@ -61,6 +59,7 @@ import java.util.stream.Collectors;
  *       <td>Ports, request log, log levels, metric reporters.</td></tr>
  * </table>
  */
+@DeclaredTenants // every auth.tokens[].tenant is one of tenants:
 public class DelayqConfiguration extends Configuration {
     // Left out of the configuration: the default type, found by name like any `type:` line (DefaultStores).
     @Valid
@@ -101,21 +100,6 @@ public class DelayqConfiguration extends Configuration {
     /** The tenants of the configuration, each checked as tenants are. */
     public List<Tenant> tenants() {
         return tenants.stream().map(ConfiguredTenant::tenant).toList();
-    }
-
-    /**
-     * Every configured token's tenant is one of {@code tenants:} (the message names the tokens at fault: Dropwizard
-     * prints it with the field, {@code tokensTenantsDeclared}).
-     */
-    @JsonIgnore
-    @ValidationMethod(message = "every auth.tokens[].tenant must name a tenant of tenants:")
-    public boolean isTokensTenantsDeclared() {
-        String wrong = tenants == null || auth == null ? null : TokenTenants.unknown(auth.getTokens(),
-                tenants.stream().map(ConfiguredTenant::name).collect(Collectors.toSet()));
-        if (wrong != null) {
-            LoggerFactory.getLogger(DelayqConfiguration.class).error("auth.tokens: {}", wrong);
-        }
-        return wrong == null;
     }
 
     @JsonProperty

@@ -182,7 +182,7 @@ class ConfigurationTest {
         assertThatThrownBy(() -> parse("delivery: {signingSecret: s}\n" + tenants
                 + "auth: {tokens: [{name: x, token: t, roles: [producer], tenant: biling}]}\n"))
                 .isInstanceOf(ConfigurationValidationException.class)
-                .hasMessageContaining("tokensTenantsDeclared").hasMessageContaining("tenant of tenants:");
+                .hasMessageContaining("token 'x' names tenant 'biling'").hasMessageContaining("declared: [billing]");
         DelayqConfiguration ok = parse("delivery: {signingSecret: s}\n" + tenants
                 + "auth: {tokens: [{name: x, token: t, roles: [producer], tenant: billing},"
                 + " {name: ops, token: u, roles: [admin]}]}\n");
