@@ -14,6 +14,7 @@ import io.delayq.core.tenant.Tenant;
 import io.delayq.service.audit.AuditResource;
 import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.MeResource;
+import io.delayq.service.auth.TopicAccess;
 import io.delayq.service.breaker.BreakerVisibility;
 import io.delayq.service.breaker.CircuitSnapshot;
 import io.delayq.service.bulk.BulkOperationRunner;
@@ -126,7 +127,6 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         DevDefaults.refuseOffLoopback(config);
         StrictJson.configure(environment.getObjectMapper()); // now that the configuration has been read
         registerProblemMappers(config, environment);
-        environment.jersey().register(config.getAuth().build());
         environment.jersey().register(new RequestSizeLimit(config.getLimits().getMaxRequestBytes().toBytes()));
         RequestIdFilter.register(environment); // X-Request-Id, in the MDC of every log line of a request
         SecurityHeaders.register(environment); // CSP, no framing, no sniffing, no referrer: on every answer
@@ -148,6 +148,9 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         // tenant directory, which adds the stored ones, is wired here).
         List<Tenant> tenants = config.tenants();
         TenantLookup owners = TenantLookup.over(() -> tenants);
+        // Tokens, each scoped to its tenant's topics (an operator's to every topic), by the same tenants.
+        environment.jersey().register(config.getAuth().build(new TopicAccess(owners, name -> tenants.stream()
+                .filter(t -> t.name().equals(name)).findFirst().orElse(null))));
         // After the store and the archive, so that it stops (finishing the notices in flight) before they close.
         config.getDeadNotices().build(store, archive, delivery.callbackGuard(), delivery.signers(owners), environment);
         PolicyDefaults policy = delivery.policyDefaults();
@@ -157,7 +160,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         environment.lifecycle().manage(history);
         // The circuit breakers of callback origins as operators see them (admin endpoint, health check, gauges).
         CircuitSnapshot circuits = new CircuitSnapshot(store);
-        BreakerVisibility.register(environment, store, circuits, delivery.getBreaker());
+        BreakerVisibility.register(environment, store, archive, circuits, delivery.getBreaker());
         // /metrics/prometheus on the admin port; before the engine is built (it takes over its callback-latency timer).
         AtomicReference<DeliveryEngine> built = new AtomicReference<>();
         TopicActivity activity = CompositeTopicActivity.of(history, PrometheusExposition.register(environment,

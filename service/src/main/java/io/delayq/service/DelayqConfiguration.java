@@ -6,6 +6,7 @@ import io.delayq.core.JobRules;
 import io.delayq.core.JobStoreFactory;
 import io.delayq.core.archive.JobArchiveFactory;
 import io.delayq.service.auth.AuthFactory;
+import io.delayq.service.auth.DeclaredTenants;
 import io.delayq.service.config.DefaultHealthChecks;
 import io.delayq.service.config.DefaultStores;
 import io.delayq.service.config.LimitsFactory;
@@ -58,6 +59,7 @@ import java.util.List;
  *       <td>Ports, request log, log levels, metric reporters.</td></tr>
  * </table>
  */
+@DeclaredTenants // every auth.tokens[].tenant is one of tenants:
 public class DelayqConfiguration extends Configuration {
     // Left out of the configuration: the default type, found by name like any `type:` line (DefaultStores).
     @Valid

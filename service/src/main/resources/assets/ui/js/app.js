@@ -68,7 +68,9 @@ function showSignedIn() {
   document.getElementById('nav').hidden = false;
   document.getElementById('who').hidden = false;
   const roles = me.roles || [];
-  document.getElementById('whoami').textContent = `${me.name} (${roles.join(', ')})`;
+  // a tenant's token sees its tenant's topics only (the API filters every list): say whose world this is
+  document.getElementById('whoami').textContent = `${me.name} (${roles.join(', ')})`
+    + (me.tenant ? ` · tenant ${me.tenant}` : '');
   document.getElementById('read-only-badge').hidden = !abilities(roles).readOnly;
 }
 

@@ -1,6 +1,7 @@
 package io.delayq.service;
 
 import io.delayq.core.breaker.BreakerPolicy;
+import io.delayq.service.auth.TokenTenants;
 import io.delayq.mongo.MongoJobArchiveFactory;
 import io.delayq.postgres.PostgresJobStoreFactory;
 import io.delayq.postgres.archive.PostgresJobArchiveFactory;
@@ -172,6 +173,22 @@ class ConfigurationTest {
         assertThatThrownBy(() -> parse("delivery: {signingSecret: s, breaker: {probeInterval: 1m, maxProbeInterval: 10s}}\n"))
                 .isInstanceOf(ConfigurationValidationException.class)
                 .hasMessageContaining("maxProbeInterval must not be shorter than probeInterval");
+    }
+
+    /** A token of a tenant that tenants: does not declare (a typo) would see nothing, or later another's topics. */
+    @Test
+    void aTokensTenantMustBeDeclared() throws Exception {
+        String tenants = "tenants: [{name: billing, topics: ['billing.*']}]\n";
+        assertThatThrownBy(() -> parse("delivery: {signingSecret: s}\n" + tenants
+                + "auth: {tokens: [{name: x, token: t, roles: [producer], tenant: biling}]}\n"))
+                .isInstanceOf(ConfigurationValidationException.class)
+                .hasMessageContaining("token 'x' names tenant 'biling'").hasMessageContaining("declared: [billing]");
+        DelayqConfiguration ok = parse("delivery: {signingSecret: s}\n" + tenants
+                + "auth: {tokens: [{name: x, token: t, roles: [producer], tenant: billing},"
+                + " {name: ops, token: u, roles: [admin]}]}\n");
+        assertThat(ok.getAuth().getTokens()).hasSize(2);
+        assertThat(TokenTenants.unknown(ok.getAuth().getTokens(), java.util.Set.of("other")))
+                .contains("token 'x' names tenant 'billing'").doesNotContain("'ops'");
     }
 
     /** The default backoff is held to the rules of a job's: bounds the API enforces cannot be skipped by configuration. */

@@ -5,17 +5,23 @@ import io.delayq.core.JobRules;
 import io.delayq.core.archive.AuditEntry;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.service.auth.Role;
+import io.delayq.service.auth.Scope;
 import io.delayq.service.http.RangeParams;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
 
 import java.util.List;
 
-/** The audit log: what operators did, newest first. Roles {@code admin} and {@code viewer}. */
+/**
+ * The audit log: what operators did, newest first. Roles {@code admin} and {@code viewer}. A tenant's token reads its
+ * tenant's entries only (its own actions, and operators' actions on its topics), by the log's index on the tenant.
+ */
 @Path("/v1/admin/audit")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({Role.ADMIN, Role.VIEWER})
@@ -37,7 +43,8 @@ public class AuditResource {
      */
     @GET
     @Timed
-    public AuditPage list(@QueryParam("limit") Integer limit, @QueryParam("before") String before) {
+    public AuditPage list(@Context SecurityContext caller, @QueryParam("limit") Integer limit,
+                          @QueryParam("before") String before) {
         int n = RangeParams.inRange("limit", limit, 50, 1, MAX_LIMIT);
         String b = before == null || before.isBlank() ? null : before;
         if (b != null && (b.length() > MAX_ID_LENGTH || !b.matches("[A-Za-z0-9-]+"))) {
@@ -45,7 +52,7 @@ public class AuditResource {
                     + " is not an audit entry id; use the nextBefore of"
                     + " the previous page");
         }
-        List<AuditEntry> entries = archive.operatorLog().auditLog(n, b);
+        List<AuditEntry> entries = archive.operatorLog().auditLog(n, b, Scope.of(caller).tenant());
         return new AuditPage(entries.stream().map(AuditEntryView::of).toList(),
                 entries.size() == n ? entries.get(entries.size() - 1).id() : null);
     }

@@ -36,6 +36,11 @@ public class AuthFactory {
 
     /** The filters and features that enforce these tokens on resources annotated {@code @RolesAllowed}. */
     public BearerAuthFeature build() {
-        return new BearerAuthFeature(new TokenAuthenticator(tokens));
+        return build(TopicAccess.NONE);
+    }
+
+    /** As {@link #build()}, tenants' tokens scoped to their tenant's topics by {@code access}. */
+    public BearerAuthFeature build(TopicAccess access) {
+        return new BearerAuthFeature(new TokenAuthenticator(tokens), access);
     }
 }

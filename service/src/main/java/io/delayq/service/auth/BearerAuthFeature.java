@@ -1,5 +1,6 @@
 package io.delayq.service.auth;
 
+import io.delayq.core.JobRules;
 import jakarta.annotation.Priority;
 import jakarta.annotation.security.DenyAll;
 import jakarta.annotation.security.PermitAll;
@@ -27,13 +28,24 @@ import java.util.Set;
  * {@code @DenyAll} refuses everyone.
  *
  * <p>Other packages' resources get the same protection just by carrying {@code @RolesAllowed}.
+ *
+ * <p>Tenants. Every request of a token carries its {@link Scope} (read by resources with {@link Scope#of}). A path
+ * with a {@code {topic}} (jobs, leases, events, settings, history, dead letters: every endpoint of one topic, present
+ * or future) is checked here, before the resource runs: a topic outside a tenant's token's scope answers 404 as a
+ * topic that does not exist, before the role check, so that neither answer depends on the topic's owner. A topic name
+ * that is not valid is left to the resource (422, as for anyone).
  */
 public final class BearerAuthFeature implements DynamicFeature {
     private static final String PREFIX = "Bearer ";
-    private final TokenAuthenticator authenticator;
+    /** The path parameter that names a topic, in every path of one topic. */
+    static final String TOPIC_PARAM = "topic";
 
-    public BearerAuthFeature(TokenAuthenticator authenticator) {
+    private final TokenAuthenticator authenticator;
+    private final TopicAccess access;
+
+    public BearerAuthFeature(TokenAuthenticator authenticator, TopicAccess access) {
         this.authenticator = authenticator;
+        this.access = access;
     }
 
     @Override
@@ -68,11 +80,17 @@ public final class BearerAuthFeature implements DynamicFeature {
                     .flatMap(authenticator::authenticate)
                     .orElseThrow(() -> new NotAuthorizedException(
                             "Send a valid API token as 'Authorization: Bearer <token>'", "Bearer realm=\"delayq\""));
+            Scope scope = access.scopeOf(principal);
+            String topic = request.getUriInfo().getPathParameters().getFirst(TOPIC_PARAM);
+            if (topic != null && isValidTopic(topic)) {
+                scope.notFoundUnlessVisible(topic);
+            }
             if (principal.roles().stream().noneMatch(allowed::contains)) {
                 throw new ForbiddenException("The token of '" + principal.name() + "' has roles " + principal.roles()
                         + "; this operation needs one of " + allowed);
             }
-            request.setSecurityContext(new TokenSecurityContext(principal, request.getSecurityContext().isSecure()));
+            request.setSecurityContext(new TokenSecurityContext(principal.withScope(scope),
+                    request.getSecurityContext().isSecure()));
         }
     }
 
@@ -82,6 +100,15 @@ public final class BearerAuthFeature implements DynamicFeature {
             return Optional.empty();
         }
         return Optional.of(header.substring(PREFIX.length()).trim());
+    }
+
+    private static boolean isValidTopic(String topic) {
+        try {
+            JobRules.checkClientTopic(topic);
+            return true;
+        } catch (IllegalArgumentException invalid) {
+            return false;
+        }
     }
 
     private record TokenSecurityContext(DelayqPrincipal principal, boolean secure) implements SecurityContext {

@@ -1,5 +1,6 @@
 package io.delayq.service.auth;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -16,13 +17,16 @@ import java.util.List;
 @RolesAllowed({Role.PRODUCER, Role.CONSUMER, Role.ADMIN, Role.VIEWER})
 public class MeResource {
 
-    /** The token's name and roles (sorted). */
-    public record Me(String name, List<String> roles) {
+    /**
+     * The token's name and roles (sorted), and its tenant (absent for an operator's token, which sees every topic).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Me(String name, List<String> roles, String tenant) {
     }
 
     @GET
     public Me me(@Context SecurityContext caller) {
         DelayqPrincipal p = (DelayqPrincipal) caller.getUserPrincipal();
-        return new Me(p.name(), p.roles().stream().sorted().toList());
+        return new Me(p.name(), p.roles().stream().sorted().toList(), p.tenant());
     }
 }

@@ -1,6 +1,7 @@
 package io.delayq.service.breaker;
 
 import io.delayq.core.JobStore;
+import io.delayq.core.archive.JobArchive;
 import io.dropwizard.core.setup.Environment;
 
 /**
@@ -12,9 +13,9 @@ public final class BreakerVisibility {
     private BreakerVisibility() {
     }
 
-    public static void register(Environment environment, JobStore store, CircuitSnapshot snapshot,
+    public static void register(Environment environment, JobStore store, JobArchive archive, CircuitSnapshot snapshot,
                                 BreakerFactory config) {
-        environment.jersey().register(new CircuitsResource(store, config.isEnabled()));
+        environment.jersey().register(new CircuitsResource(store, archive, config.isEnabled()));
         environment.healthChecks().register(CallbackEndpointsHealthCheck.NAME,
                 new CallbackEndpointsHealthCheck(snapshot));
         CircuitGauges.register(environment.metrics(), snapshot);

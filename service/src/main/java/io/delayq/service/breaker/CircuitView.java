@@ -13,17 +13,25 @@ import java.util.List;
  *
  * @param state               {@code OPEN}: jobs are held and probes test the origin; {@code CLOSED}: callbacks flow
  * @param consecutiveFailures failed attempts in a row (reset by an answer)
- * @param heldJobs            jobs held for the origin and not yet tried again (all instances)
+ * @param heldJobs            jobs held for the origin and not yet tried again (all instances); absent for a tenant's
+ *                            token (it counts every tenant's jobs)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CircuitView(String origin, String state, int consecutiveFailures, String openedAt, String closedAt,
-                          String nextProbeAt, Long probeIntervalMs, long heldJobs) {
+                          String nextProbeAt, Long probeIntervalMs, Long heldJobs) {
 
     static CircuitView of(OriginCircuit c) {
         boolean open = c.isOpen();
         return new CircuitView(c.origin(), c.state().name(), c.consecutiveFailures(), time(c.openedAt()),
                 time(c.closedAt()), open ? time(c.nextProbeAt()) : null, open ? c.probeIntervalMs() : null,
                 c.heldJobs());
+    }
+
+    /** As a tenant sees it: the shared state, not the count of every tenant's held jobs. */
+    static CircuitView withoutHeldJobs(OriginCircuit c) {
+        CircuitView v = of(c);
+        return new CircuitView(v.origin, v.state, v.consecutiveFailures, v.openedAt, v.closedAt, v.nextProbeAt,
+                v.probeIntervalMs, null);
     }
 
     private static String time(Long epochMs) {

@@ -4,18 +4,27 @@ import com.codahale.metrics.annotation.ExceptionMetered;
 import com.codahale.metrics.annotation.Timed;
 import io.delayq.core.JobStore;
 import io.delayq.core.breaker.CircuitBreakers;
+import io.delayq.core.archive.JobArchive;
+import io.delayq.core.breaker.OriginCircuit;
 import io.delayq.service.auth.Role;
+import io.delayq.service.auth.Scope;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
 
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The endpoint circuit breakers of every callback origin, as the store keeps them for all instances. Roles
  * {@code admin} and {@code viewer}; 503 when the store cannot be reached.
+ *
+ * <p>A tenant's token sees the origins its own topics use ({@link TenantOrigins}) in the one state everyone shares,
+ * without {@code heldJobs}: that count is of every tenant's jobs together.
  */
 @Path("/v1/admin/circuits")
 @Produces(MediaType.APPLICATION_JSON)
@@ -23,8 +32,12 @@ import java.util.List;
 public class CircuitsResource {
     private final CircuitBreakers circuits;
     private final boolean enabledByDefault;
+    private final JobStore store;
+    private final JobArchive archive;
 
-    public CircuitsResource(JobStore store, boolean enabledByDefault) {
+    public CircuitsResource(JobStore store, JobArchive archive, boolean enabledByDefault) {
+        this.store = store;
+        this.archive = archive;
         CircuitBreakers kept;
         try {
             kept = store.circuitBreakers();
@@ -39,11 +52,17 @@ public class CircuitsResource {
     @GET
     @Timed
     @ExceptionMetered
-    public CircuitView.Circuits list() {
+    public CircuitView.Circuits list(@Context SecurityContext caller) {
         if (circuits == null) {
             return new CircuitView.Circuits(enabledByDefault, false, List.of());
         }
+        Scope scope = Scope.of(caller);
+        if (scope.isOperator()) {
+            return new CircuitView.Circuits(enabledByDefault, true,
+                    circuits.circuits().stream().map(CircuitView::of).toList());
+        }
+        Predicate<OriginCircuit> used = TenantOrigins.of(scope, store, archive, System.currentTimeMillis());
         return new CircuitView.Circuits(enabledByDefault, true,
-                circuits.circuits().stream().map(CircuitView::of).toList());
+                circuits.circuits().stream().filter(used).map(CircuitView::withoutHeldJobs).toList());
     }
 }

@@ -147,11 +147,11 @@ public final class BulkOperationRunner implements Managed {
 
     /**
      * The audit entry of an operation's end: what it finally did ({@code bulk.start} recorded only the dry run's
-     * count), by who started it, on its filter.
+     * count), by who started it, on its filter; the operation's tenant's entry (operators' only for an operator's).
      */
     private void audited(BulkOperation op, BulkOperation.State end) {
         String kind = op.kind().name().toLowerCase(Locale.ROOT);
-        audit.record(op.startedBy(), "bulk.finish", op.filter(), op.done(), kind + " " + op.id() + ": "
+        audit.record(op.startedBy(), op.tenant(), "bulk.finish", op.filter(), op.done(), kind + " " + op.id() + ": "
                 + end.name().toLowerCase(Locale.ROOT) + ", " + op.done() + " done, " + op.failed() + " failed ("
                 + op.total() + " matched at the start)" + (op.lastError() == null ? "" : "; last error: "
                 + op.lastError()));

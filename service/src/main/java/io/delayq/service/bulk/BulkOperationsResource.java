@@ -9,6 +9,7 @@ import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.Role;
+import io.delayq.service.auth.Scope;
 import io.delayq.service.deadletters.DeadLetterFilters;
 import io.delayq.service.http.RangeParams;
 import jakarta.annotation.security.RolesAllowed;
@@ -34,6 +35,9 @@ import java.util.function.LongSupplier;
  * Replays or purges of every dead letter matching a filter, as tracked background operations: a dry run answers how
  * many letters match; a real run answers 202 at once with the operation, whose progress every instance can read and
  * any can cancel. Starting and cancelling need {@code admin}; reading, {@code admin} or {@code viewer}.
+ *
+ * <p>A tenant's token works through its own topics' letters only (an empty filter means its topics, never all), and
+ * reads and cancels its own tenant's operations only: another's answers 404 as an unknown id.
  */
 @Path("/v1/admin/bulk-operations")
 @Produces(MediaType.APPLICATION_JSON)
@@ -71,7 +75,9 @@ public class BulkOperationsResource {
                     + " \"filter\": {...}}");
         }
         BulkOperation.Kind kind = kind(body.kind());
-        DeadLetterQuery query = (body.filter() == null ? FilterSpec.NONE : body.filter()).toQuery();
+        Scope scope = Scope.of(caller);
+        DeadLetterQuery query = (body.filter() == null ? FilterSpec.NONE : body.filter()).toQuery()
+                .withScope(scope.archiveScope());
         if (kind == BulkOperation.Kind.PURGE && query.isUnfiltered()) {
             throw new IllegalArgumentException("a purge needs at least one filter, so that an empty filter cannot wipe"
                     + " the archive; to purge everything, filter by \"to\": \"<a time after the newest letter>\"");
@@ -95,9 +101,9 @@ public class BulkOperationsResource {
         String actor = caller.getUserPrincipal().getName();
         String filter = DeadLetterFilters.describe(query);
         BulkOperation op = new BulkOperation(UUID.randomUUID().toString(), kind, filter, BulkOperation.State.RUNNING,
-                matching, 0, 0, actor, now, now, false, null);
+                matching, 0, 0, actor, now, now, false, null, scope.tenant());
         archive.operatorLog().save(op);
-        audit.record(actor, "bulk.start", filter, matching, kind.name().toLowerCase(Locale.ROOT) + " " + op.id());
+        audit.record(caller, query.topic(), "bulk.start", filter, matching, kind.name().toLowerCase(Locale.ROOT) + " " + op.id());
         runner.start(op, query, body.delayMs());
         return Response.accepted(BulkOperationView.of(op, now))
                 .location(UriBuilder.fromPath("/v1/admin/bulk-operations/{id}").build(op.id())).build();
@@ -107,10 +113,10 @@ public class BulkOperationsResource {
     @GET
     @Timed
     @RolesAllowed({Role.ADMIN, Role.VIEWER})
-    public BulkOperationView.Operations list(@QueryParam("limit") Integer limit) {
+    public BulkOperationView.Operations list(@Context SecurityContext caller, @QueryParam("limit") Integer limit) {
         int n = RangeParams.inRange("limit", limit, 20, 1, 200);
         long now = clock.getAsLong();
-        return new BulkOperationView.Operations(archive.operatorLog().operations(n).stream()
+        return new BulkOperationView.Operations(archive.operatorLog().operations(n, Scope.of(caller).tenant()).stream()
                 .map(op -> BulkOperationView.of(op, now)).toList());
     }
 
@@ -119,9 +125,9 @@ public class BulkOperationsResource {
     @Path("{id}")
     @Timed
     @RolesAllowed({Role.ADMIN, Role.VIEWER})
-    public BulkOperationView get(@PathParam("id") String id) {
-        return BulkOperationView.of(archive.operatorLog().operation(checkId(id)).orElseThrow(() -> notFound(id)),
-                clock.getAsLong());
+    public BulkOperationView get(@Context SecurityContext caller, @PathParam("id") String id) {
+        return BulkOperationView.of(archive.operatorLog().operation(checkId(id), Scope.of(caller).tenant())
+                .orElseThrow(() -> notFound(id)), clock.getAsLong());
     }
 
     /**
@@ -138,13 +144,15 @@ public class BulkOperationsResource {
     @Timed
     public BulkOperationView cancel(@Context SecurityContext caller, @PathParam("id") String id) {
         String checked = checkId(id);
-        BulkOperation op = archive.operatorLog().operation(checked).orElseThrow(() -> notFound(id));
+        String tenant = Scope.of(caller).tenant();
+        BulkOperation op = archive.operatorLog().operation(checked, tenant).orElseThrow(() -> notFound(id));
         refuseUncancellable(op);
         if (!op.cancelRequested()) {
-            op = archive.operatorLog().requestCancel(checked).orElseThrow(() -> notFound(id));
+            op = archive.operatorLog().requestCancel(checked, tenant).orElseThrow(() -> notFound(id));
             refuseUncancellable(op); // it finished meanwhile
-            audit.record(caller, "bulk.cancel", op.filter(), op.done(), op.kind().name().toLowerCase(Locale.ROOT)
-                    + " " + op.id());
+            // the operation's tenant's entry (an operator's operation stays operators' only, see BulkOperation)
+            audit.record(caller.getUserPrincipal().getName(), op.tenant(), "bulk.cancel", op.filter(), op.done(),
+                    op.kind().name().toLowerCase(Locale.ROOT) + " " + op.id());
         }
         return BulkOperationView.of(op, clock.getAsLong());
     }

@@ -19,6 +19,7 @@ import io.delayq.service.api.HeaderValues;
 import io.delayq.service.api.JobView;
 import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.Role;
+import io.delayq.service.auth.Scope;
 import io.delayq.service.http.RangeParams;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
@@ -44,6 +45,10 @@ import java.util.function.Consumer;
  * Dead letters in the archive: browse, show, replay, purge. Role {@code admin}; 401 without a valid token, 403
  * without the role. Errors are {@code application/problem+json}; 503 when the archive or the store cannot be
  * reached (nothing was changed, or, for a replay, repeating the request is safe).
+ *
+ * <p>A tenant's token works with its tenant's letters only: every filter is applied within its {@link Scope} (an empty
+ * filter means its own topics; a {@code topic} outside them matches nothing), and a letter of another topic answers
+ * 404 as a missing one (checked before this resource, see {@link io.delayq.service.auth.BearerAuthFeature}).
  */
 @Path("/v1/admin/dead-letters")
 @Produces(MediaType.APPLICATION_JSON)
@@ -84,11 +89,13 @@ public class DeadLettersResource {
     @Timed
     @ExceptionMetered
     @RolesAllowed({Role.ADMIN, Role.VIEWER})
-    public DeadLetterPage list(@Context UriInfo uri, @QueryParam("replayed") Boolean replayed,
+    public DeadLetterPage list(@Context SecurityContext caller, @Context UriInfo uri,
+                               @QueryParam("replayed") Boolean replayed,
                                @QueryParam("status") Integer status, @QueryParam("limit") Integer limit,
                                @QueryParam("cursor") String cursor) {
         var query = DeadLetterFilters.fromQuery(uri.getQueryParameters(), replayed, status,
-                limit == null ? DeadLetterQuery.DEFAULT_LIMIT : limit, cursor);
+                limit == null ? DeadLetterQuery.DEFAULT_LIMIT : limit, cursor)
+                .withScope(Scope.of(caller).archiveScope());
         Page<DeadLetter> page = archive.deadLetters(query);
         return new DeadLetterPage(page.items().stream().map(DeadLetterView::of).toList(), page.nextCursor());
     }
@@ -107,11 +114,12 @@ public class DeadLettersResource {
     @Timed
     @ExceptionMetered
     @RolesAllowed({Role.ADMIN, Role.VIEWER})
-    public FailureGroupView.Groups groups(@Context UriInfo uri, @QueryParam("replayed") Boolean replayed,
+    public FailureGroupView.Groups groups(@Context SecurityContext caller, @Context UriInfo uri,
+                                          @QueryParam("replayed") Boolean replayed,
                                           @QueryParam("status") Integer status, @QueryParam("limit") Integer limit) {
         int n = RangeParams.inRange("limit", limit, 50, 1, MAX_GROUPS);
         var query = DeadLetterFilters.fromQuery(uri.getQueryParameters(), replayed, status,
-                DeadLetterQuery.DEFAULT_LIMIT, null);
+                DeadLetterQuery.DEFAULT_LIMIT, null).withScope(Scope.of(caller).archiveScope());
         return new FailureGroupView.Groups(archive.failureGroups(query, n, System.currentTimeMillis()).stream()
                 .map(FailureGroupView::of).toList());
     }
@@ -175,7 +183,7 @@ public class DeadLettersResource {
         if (outcome.duplicate()) {
             return Response.ok(response).build();
         }
-        audit.record(caller, "dead-letter.replay", outcome.deadLetter().key(), 1,
+        audit.record(caller, ref.topic(), "dead-letter.replay", outcome.deadLetter().key(), 1,
                 "new job " + outcome.replay().newJobId());
         return Response.created(UriBuilder.fromPath("/v1/topics/{topic}/jobs/{id}")
                 .build(ref.topic(), outcome.replay().newJobId())).entity(response).build();
@@ -215,10 +223,11 @@ public class DeadLettersResource {
             DeadLetterCursor.decode(cursor);
         }
         var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), replayed(f),
-                DeadLetterQuery.DEFAULT_LIMIT, cursor);
+                DeadLetterQuery.DEFAULT_LIMIT, cursor).withScope(Scope.of(caller).archiveScope());
         var result = replayer.replayAll(query, f.delayMs(), true, max);
         if (result.replayed() > 0) {
-            audit.record(caller, "dead-letters.replay", DeadLetterFilters.describe(query), result.replayed(), null);
+            audit.record(caller, query.topic(), "dead-letters.replay", DeadLetterFilters.describe(query),
+                    result.replayed(), null);
         }
         return BulkReplayResponse.of(result);
     }
@@ -259,7 +268,7 @@ public class DeadLettersResource {
         if (purged == 0) {
             throw notFound(ref);
         }
-        audit.record(caller, "dead-letter.purge", ref.toString(), purged, null);
+        audit.record(caller, ref.topic(), "dead-letter.purge", ref.toString(), purged, null);
         return Response.noContent().build();
     }
 
@@ -281,7 +290,7 @@ public class DeadLettersResource {
     public PurgeResponse purgeMany(@Context SecurityContext caller, DeadLetterFilter filter) {
         DeadLetterFilter f = filter == null ? DeadLetterFilter.none() : filter;
         var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), f.replayed(),
-                DeadLetterQuery.DEFAULT_LIMIT, null);
+                DeadLetterQuery.DEFAULT_LIMIT, null).withScope(Scope.of(caller).archiveScope());
         if (query.isUnfiltered()) {
             throw new IllegalArgumentException("give at least one of topic, from, to or replayed; to purge every dead"
                     + " letter, send {\"to\": \"<a time after the newest>\"}");
@@ -291,7 +300,7 @@ public class DeadLettersResource {
             DeadLetterFilters.checkExpectedCount(archive.countDeadLetters(query), expectedCount);
         }
         long purged = archive.purgeDeadLetters(query);
-        audit.record(caller, "dead-letters.purge", DeadLetterFilters.describe(query), purged, null);
+        audit.record(caller, query.topic(), "dead-letters.purge", DeadLetterFilters.describe(query), purged, null);
         return new PurgeResponse(purged);
     }
 

@@ -192,7 +192,7 @@ public class JobsResource {
         JobRef ref = JobScheduler.check(new JobRef(topic, id));
         store.cancel(ref);
         if (byOperator(caller)) {
-            audit.record(caller, "job.cancel", ref.toString(), 1, null);
+            audit.record(caller, topic, "job.cancel", ref.toString(), 1, null);
         }
         return Response.noContent().build();
     }
@@ -215,7 +215,8 @@ public class JobsResource {
                               @PathParam("id") String id, RescheduleRequest request) {
         Job job = scheduler.reschedule(new JobRef(topic, id), request);
         if (byOperator(caller)) {
-            audit.record(caller, "job.reschedule", job.ref().toString(), 1, "now due at " + JobView.time(job.runAt()));
+            audit.record(caller, topic, "job.reschedule", job.ref().toString(), 1,
+                    "now due at " + JobView.time(job.runAt()));
         }
         return JobView.of(job);
     }

@@ -98,7 +98,8 @@ public class TopicResource {
         String action = !pauseOnly ? "topic.settings" : body.get("paused").booleanValue() ? "topic.pause"
                 : "topic.resume";
         String detail = HeaderValues.maskedJson(body.toString()); // header values are write-only, here too
-        audit.record(caller, action, topic, 0, detail.length() <= 500 ? detail : detail.substring(0, 500) + "…");
+        audit.record(caller, topic, action, topic, 0,
+                detail.length() <= 500 ? detail : detail.substring(0, 500) + "…");
         return view(topic);
     }
 

@@ -4,11 +4,14 @@ import com.codahale.metrics.annotation.ExceptionMetered;
 import com.codahale.metrics.annotation.Timed;
 import io.delayq.core.JobStore;
 import io.delayq.service.auth.Role;
+import io.delayq.service.auth.Scope;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
 
 import java.util.Comparator;
 
@@ -26,15 +29,17 @@ public class TopicsResource {
     }
 
     /**
-     * Every topic that has had a job, with its counters and settings, sorted by name.
+     * Every topic that has had a job, with its counters and settings, sorted by name; for a tenant's token, those of
+     * its tenant only.
      *
      * <ul><li>200 OK</li></ul>
      */
     @GET
     @Timed
     @ExceptionMetered
-    public TopicList list() {
-        return new TopicList(store.topics().stream().sorted(Comparator.naturalOrder()).map(this::view).toList());
+    public TopicList list(@Context SecurityContext caller) {
+        return new TopicList(Scope.of(caller).visible(store.topics()).stream().sorted(Comparator.naturalOrder())
+                .map(this::view).toList());
     }
 
     private TopicView view(String topic) {
