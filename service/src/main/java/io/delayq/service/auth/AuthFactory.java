@@ -36,6 +36,11 @@ public class AuthFactory {
 
     /** The filters and features that enforce these tokens on resources annotated {@code @RolesAllowed}. */
     public BearerAuthFeature build() {
-        return new BearerAuthFeature(new TokenAuthenticator(tokens));
+        return build(StoredTokens.NONE);
+    }
+
+    /** As {@link #build()}, also accepting the tokens made through the API. */
+    public BearerAuthFeature build(StoredTokens stored) {
+        return new BearerAuthFeature(new TokenAuthenticator(tokens, stored));
     }
 }

@@ -16,13 +16,15 @@ import java.util.List;
 @RolesAllowed({Role.PRODUCER, Role.CONSUMER, Role.ADMIN, Role.VIEWER})
 public class MeResource {
 
-    /** The token's name and roles (sorted). */
-    public record Me(String name, List<String> roles) {
+    /**
+     * The token's name and roles (sorted), and its tenant ({@code null}: an operator's token, seeing every topic).
+     */
+    public record Me(String name, List<String> roles, String tenant) {
     }
 
     @GET
     public Me me(@Context SecurityContext caller) {
         DelayqPrincipal p = (DelayqPrincipal) caller.getUserPrincipal();
-        return new Me(p.name(), p.roles().stream().sorted().toList());
+        return new Me(p.name(), p.roles().stream().sorted().toList(), p.tenant());
     }
 }
