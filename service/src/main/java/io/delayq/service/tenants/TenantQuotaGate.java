@@ -29,9 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       ({@link RateLimiters}, key {@code tenant:<name>:enqueue}), one atomic take per request.</li>
  * </ul>
  *
- * Consistency (docs/tenants.md): the bucket is exact across instances. The pending count can be overshot by what other
- * instances admit between two reads of one instance ({@value #PENDING_READ_MS} ms: with an enqueue rate, at most a
- * quarter of a second's worth of it), and the topic count by the topics created at the same moment on other instances.
+ * Consistency (docs/tenants.md): the bucket is exact across instances. Near its limit (the last tenth) the pending
+ * count is read from the store at every admission, so it can be overshot only by admissions in flight at the same
+ * moment on other instances (at most a batch each; with an enqueue rate, never more than the bucket grants); the
+ * topic count by the topics started at the same moment on other instances.
  */
 public final class TenantQuotaGate implements EnqueueGate {
     static final long PENDING_READ_MS = 250;
@@ -86,7 +87,7 @@ public final class TenantQuotaGate implements EnqueueGate {
         QuotaExceededException refusal = null;
         Pending held = null;
         if (q.maxPendingJobs() != null) {
-            held = pendingOf(tenant);
+            held = pendingOf(tenant, admitted, q.maxPendingJobs());
             long before = held.count.getAndAdd(admitted);
             long room = q.maxPendingJobs() - before;
             if (room <= 0) {
@@ -145,12 +146,18 @@ public final class TenantQuotaGate implements EnqueueGate {
         }
     }
 
-    private Pending pendingOf(Tenant tenant) {
+    /**
+     * The tenant's pending count, read again from the store when the last read is {@value #PENDING_READ_MS} ms old or
+     * when these {@code wanted} jobs would bring it into the last tenth of the quota: near the limit, every admission
+     * is decided on the store's count, so only admissions truly at the same moment on other instances can overshoot.
+     */
+    private Pending pendingOf(Tenant tenant, int wanted, long max) {
         Pending held = pending.computeIfAbsent(tenant.name(), n -> new Pending());
         long now = System.nanoTime();
-        if (held.readAtNanos == 0 || now - held.readAtNanos > PENDING_READ_MS * 1_000_000) {
+        boolean nearLimit = held.count.get() + wanted > max - max / 10;
+        if (nearLimit || held.readAtNanos == 0 || now - held.readAtNanos > PENDING_READ_MS * 1_000_000) {
             synchronized (held) {
-                if (held.readAtNanos == 0 || now - held.readAtNanos > PENDING_READ_MS * 1_000_000) {
+                if (nearLimit || held.readAtNanos == 0 || now - held.readAtNanos > PENDING_READ_MS * 1_000_000) {
                     held.count.set(use.pending(use.topicsOf(tenant)));
                     held.readAtNanos = System.nanoTime();
                 }
