@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -274,6 +275,69 @@ public final class DelayqClient {
     /** Removes every dead letter matching a filter (which must narrow by topic, time or replayed). @return how many */
     public long purgeDeadLetters(DeadLetterFilter filter) {
         return call("POST", "v1/admin/dead-letters/purge", filter, null, Purged.class).purged();
+    }
+
+    // ---- tenants and tokens (role admin; operators manage every tenant, a tenant's admin its own tokens)
+
+    /** Every tenant the caller may see, with current use ({@code GET /v1/admin/tenants}). */
+    public List<TenantInfo> tenants() {
+        return call("GET", "v1/admin/tenants", null, null, Tenants.class).tenants();
+    }
+
+    /** One tenant. @throws NotFoundException when there is none (or it is another tenant's) */
+    public TenantInfo tenant(String name) {
+        return call("GET", "v1/admin/tenants/" + segment(name), null, null, TenantInfo.class);
+    }
+
+    /**
+     * Creates or replaces a tenant (operators only); every instance applies it within 5 s.
+     *
+     * @throws ConflictException when a pattern overlaps another tenant's, or the tenant is from the configuration
+     */
+    public TenantInfo putTenant(String name, TenantSpec spec) {
+        return call("PUT", "v1/admin/tenants/" + segment(name), spec, null, TenantInfo.class);
+    }
+
+    /** Deletes a tenant and its tokens (operators only). @throws ConflictException while it owns pending jobs */
+    public void deleteTenant(String name) {
+        call("DELETE", "v1/admin/tenants/" + segment(name), null, null, Void.class);
+    }
+
+    /**
+     * Makes an API token; its value ({@link CreatedToken#token()}) is shown this once.
+     *
+     * @param tenant    {@code null}: the caller's tenant (for an operator, an operators' token)
+     * @param expiresAt {@code null}: never
+     */
+    public CreatedToken createToken(String name, String tenant, Set<String> roles, Instant expiresAt) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", name);
+        body.put("tenant", tenant);
+        body.put("roles", roles);
+        body.put("expiresAt", expiresAt == null ? null : expiresAt.toString());
+        body.values().removeIf(Objects::isNull);
+        return call("POST", "v1/admin/tokens", body, null, CreatedToken.class);
+    }
+
+    /** Every token the caller may see, never values. */
+    public List<TokenInfo> tokens() {
+        return call("GET", "v1/admin/tokens", null, null, Tokens.class).tokens();
+    }
+
+    /**
+     * Revokes a token: refused on every instance within 5 s.
+     *
+     * @param tenant the token's tenant ({@code null}: an operators' token, or the caller's own tenant's)
+     */
+    public TokenInfo revokeToken(String name, String tenant) {
+        String query = tenant == null ? "" : queryString(Map.of("tenant", tenant));
+        return call("DELETE", "v1/admin/tokens/" + segment(name) + query, null, null, TokenInfo.class);
+    }
+
+    private record Tenants(List<TenantInfo> tenants) {
+    }
+
+    private record Tokens(List<TokenInfo> tokens) {
     }
 
     // ---- plumbing

@@ -10,7 +10,6 @@ import io.delayq.core.PolicyDefaults;
 import io.delayq.core.archive.Archiver;
 import io.delayq.core.archive.DeadLetterReplayer;
 import io.delayq.core.archive.JobArchive;
-import io.delayq.core.tenant.Tenant;
 import io.delayq.service.audit.AuditResource;
 import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.MeResource;
@@ -31,6 +30,7 @@ import io.delayq.service.errors.CatchAllMapper;
 import io.delayq.service.errors.IllegalArgumentExceptionMapper;
 import io.delayq.service.errors.JsonProblemMapper;
 import io.delayq.service.errors.ProblemErrorHandler;
+import io.delayq.service.errors.QuotaExceededMapper;
 import io.delayq.service.errors.StoreExceptionMapper;
 import io.delayq.service.errors.ViolationExceptionMapper;
 import io.delayq.service.errors.WebApplicationProblemMapper;
@@ -47,12 +47,14 @@ import io.delayq.service.http.StrictJson;
 import io.delayq.service.http.StrictParams;
 import io.delayq.service.http.StrictUtf8;
 import io.delayq.service.jobs.CallbackCheck;
+import io.delayq.service.jobs.EnqueueGate;
 import io.delayq.service.jobs.JobLookup;
 import io.delayq.service.jobs.JobScheduler;
 import io.delayq.service.jobs.JobsResource;
 import io.delayq.service.prometheus.CompositeTopicActivity;
 import io.delayq.service.prometheus.PrometheusExposition;
 import io.delayq.service.prometheus.TopicDepthGauges;
+import io.delayq.service.tenants.Tenancy;
 import io.delayq.service.topics.TopicResource;
 import io.delayq.service.topics.TopicSettingsUpdate;
 import io.delayq.service.topics.TopicsResource;
@@ -144,13 +146,13 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         environment.healthChecks().register("archiver", archiver.healthCheck());
         DeliveryFactory delivery = config.getDelivery();
         delivery.servicePorts().register(config.getServerFactory(), environment); // never a callback target
-        // Who owns a topic, for delivery's shares and signatures: the configuration's tenants (a stand-in until the
-        // tenant directory, which adds the stored ones, is wired here).
-        List<Tenant> tenants = config.tenants();
-        TenantLookup owners = TenantLookup.over(() -> tenants);
-        // Tokens, each scoped to its tenant's topics (an operator's to every topic), by the same tenants.
-        environment.jersey().register(config.getAuth().build(new TopicAccess(owners, name -> tenants.stream()
-                .filter(t -> t.name().equals(name)).findFirst().orElse(null))));
+        // The tenants and tokens of the configuration and of the store (seen by every instance within seconds): who
+        // owns a topic (delivery's shares and signatures, the quotas, what a tenant's token sees) and the tokens made
+        // through the API, each scoped to its tenant's topics (an operator's to every topic).
+        Tenancy tenancy = Tenancy.build(config, store, environment);
+        TenantLookup owners = tenancy.directory()::tenantOf;
+        environment.jersey().register(config.getAuth().build(tenancy.directory(),
+                new TopicAccess(owners, name -> tenancy.directory().tenant(name).orElse(null))));
         // After the store and the archive, so that it stops (finishing the notices in flight) before they close.
         config.getDeadNotices().build(store, archive, delivery.callbackGuard(), delivery.signers(owners), environment);
         PolicyDefaults policy = delivery.policyDefaults();
@@ -172,7 +174,9 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         Consumer<Callback> callbackCheck = new CallbackCheck(config.getLimits().jobRules(), delivery.callbackGuard());
 
         AuditTrail audit = new AuditTrail(archive, System::currentTimeMillis, environment.metrics());
-        registerProducerApi(config, environment, store, archive, policy, callbackCheck, engine, activity, audit);
+        registerProducerApi(config, environment, store, archive, policy, callbackCheck, engine, activity, audit,
+                tenancy.quotas());
+        tenancy.registerApi(environment, audit);
         ConsumerEndpoints.register(environment, store, policy, config.getLimits().jobRules(), engine::watchLeases,
                 config.getConsumer());
         DeadLetterReplayer replayer = new DeadLetterReplayer(store, archive, config.getLimits().jobRules(),
@@ -202,7 +206,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
     private static void registerProducerApi(DelayqConfiguration config, Environment environment, JobStore store,
                                             JobArchive archive, PolicyDefaults policy,
                                             Consumer<Callback> callbackCheck, DeliveryEngine engine,
-                                            TopicActivity activity, AuditTrail audit) {
+                                            TopicActivity activity, AuditTrail audit, EnqueueGate quotas) {
         TopicDepthGauges gauges = new TopicDepthGauges(store, environment.metrics());
         environment.lifecycle().manage(new Managed() {
             @Override
@@ -212,7 +216,8 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         });
         JobRules rules = config.getLimits().jobRules();
         JobScheduler scheduler = new JobScheduler(store, rules, policy, callbackCheck,
-                environment.metrics().meter(MetricRegistry.name("delayq", "jobs", "enqueued")), gauges::track, activity);
+                environment.metrics().meter(MetricRegistry.name("delayq", "jobs", "enqueued")), gauges::track, activity,
+                quotas);
 
         JerseyEnvironment jersey = environment.jersey();
         jersey.register(new JobsResource(store, new JobLookup(store, archive), scheduler,
@@ -246,6 +251,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         jersey.register(new StoreExceptionMapper());
         jersey.register(new IllegalArgumentExceptionMapper());
         jersey.register(new ViolationExceptionMapper());
+        jersey.register(new QuotaExceededMapper());
         jersey.register(new JsonProblemMapper());
         jersey.register(new WebApplicationProblemMapper());
         jersey.register(new CatchAllMapper());

@@ -12,10 +12,10 @@ import io.delayq.service.config.DefaultStores;
 import io.delayq.service.config.LimitsFactory;
 import io.delayq.service.consumer.ConsumerFactory;
 import io.delayq.core.tenant.Tenant;
-import io.delayq.service.delivery.ConfiguredTenant;
 import io.delayq.service.delivery.DeliveryFactory;
 import io.delayq.service.notice.DeadNoticesFactory;
 import io.delayq.service.prometheus.PrometheusFactory;
+import io.delayq.service.tenants.TenantConfig;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.validation.ValidationMethod;
 import io.dropwizard.health.HealthFactory;
@@ -53,8 +53,8 @@ import java.util.List;
  *   <tr><td>{@code health}</td><td>see {@link DefaultHealthChecks}</td><td>Dropwizard's health module: which health
  *       checks run on a schedule and which are critical for {@code /health-check} (what a load balancer probes);
  *       checks the block leaves out keep delayq's defaults.</td></tr>
- *   <tr><td>{@code tenants}</td><td>none</td><td>Teams sharing the service: {@code {name, topics, weight,
- *       signingSecrets}} ({@link ConfiguredTenant}).</td></tr>
+ *   <tr><td>{@code tenants}</td><td>none</td><td>Teams sharing the service: {@code {name, topics, quotas,
+ *       weight, signingSecrets}} ({@link TenantConfig}); read-only through the API, which adds tenants of its own.</td></tr>
  *   <tr><td>{@code server}, {@code logging}, {@code metrics}</td><td>Dropwizard's</td>
  *       <td>Ports, request log, log levels, metric reporters.</td></tr>
  * </table>
@@ -93,22 +93,33 @@ public class DelayqConfiguration extends Configuration {
     @NotNull
     private ConsumerFactory consumer = new ConsumerFactory();
 
-    // Stand-in for the tenants' own configuration: what delivery needs of each (weight, signing secrets).
     @NotNull
-    private List<ConfiguredTenant> tenants = new ArrayList<>();
+    private List<TenantConfig> tenants = new ArrayList<>();
 
-    /** The tenants of the configuration, each checked as tenants are. */
+    /** The tenants of the configuration, each checked as tenants are, and against each other (no overlap). */
     public List<Tenant> tenants() {
-        return tenants.stream().map(ConfiguredTenant::tenant).toList();
+        return TenantConfig.tenants(tenants);
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "tenants must each be a valid tenant (name, topics, quotas, weight 1 to 1000, at most"
+            + " two signingSecrets of 16 to 256 bytes), with unique names and patterns no two tenants share")
+    public boolean isTenantsValid() {
+        try {
+            tenants();
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     @JsonProperty
-    public List<ConfiguredTenant> getTenants() {
+    public List<TenantConfig> getTenants() {
         return tenants;
     }
 
     @JsonProperty
-    public void setTenants(List<ConfiguredTenant> tenants) {
+    public void setTenants(List<TenantConfig> tenants) {
         this.tenants = tenants;
     }
 

@@ -36,11 +36,14 @@ public class AuthFactory {
 
     /** The filters and features that enforce these tokens on resources annotated {@code @RolesAllowed}. */
     public BearerAuthFeature build() {
-        return build(TopicAccess.NONE);
+        return build(StoredTokens.NONE, TopicAccess.NONE);
     }
 
-    /** As {@link #build()}, tenants' tokens scoped to their tenant's topics by {@code access}. */
-    public BearerAuthFeature build(TopicAccess access) {
-        return new BearerAuthFeature(new TokenAuthenticator(tokens), access);
+    /**
+     * As {@link #build()}, also accepting the tokens made through the API ({@code stored}), and tenants' tokens scoped
+     * to their tenant's topics by {@code access}.
+     */
+    public BearerAuthFeature build(StoredTokens stored, TopicAccess access) {
+        return new BearerAuthFeature(new TokenAuthenticator(tokens, stored), access);
     }
 }

@@ -1,7 +1,7 @@
 package io.delayq.service.auth;
 
 import io.delayq.service.DelayqConfiguration;
-import io.delayq.service.delivery.ConfiguredTenant;
+import io.delayq.service.tenants.TenantConfig;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
@@ -35,7 +35,7 @@ public @interface DeclaredTenants {
                 return true;
             }
             String wrong = TokenTenants.unknown(config.getAuth().getTokens(), config.getTenants().stream()
-                    .map(ConfiguredTenant::name).collect(Collectors.toSet()));
+                    .map(TenantConfig::getName).collect(Collectors.toSet()));
             if (wrong == null) {
                 return true;
             }

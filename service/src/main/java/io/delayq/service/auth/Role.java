@@ -14,7 +14,7 @@ public final class Role {
     private Role() {
     }
 
-    static boolean isKnown(String role) {
+    public static boolean isKnown(String role) {
         return PRODUCER.equals(role) || CONSUMER.equals(role) || ADMIN.equals(role) || VIEWER.equals(role);
     }
 }

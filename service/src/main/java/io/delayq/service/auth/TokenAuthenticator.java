@@ -5,17 +5,23 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Finds the configured token a request presents. Tokens are compared as SHA-256 digests with
+ * Finds the token a request presents: one of the configuration, else one made through the API ({@link StoredTokens}). Tokens are compared as SHA-256 digests with
  * {@link MessageDigest#isEqual}, against every configured token, so the time taken reveals neither a token's prefix
  * nor which token matched.
  */
 public final class TokenAuthenticator {
     private final List<Entry> entries;
+    private final StoredTokens stored;
 
     private record Entry(byte[] sha256, DelayqPrincipal principal) {
     }
 
     public TokenAuthenticator(List<TokenFactory> tokens) {
+        this(tokens, StoredTokens.NONE);
+    }
+
+    public TokenAuthenticator(List<TokenFactory> tokens, StoredTokens stored) {
+        this.stored = stored;
         this.entries = tokens.stream()
                 .map(t -> new Entry(t.sha256(), new DelayqPrincipal(t.getName(), t.getRoles(), t.getTenant())))
                 .toList();
@@ -29,6 +35,6 @@ public final class TokenAuthenticator {
                 found = entry.principal();
             }
         }
-        return Optional.ofNullable(found);
+        return found != null ? Optional.of(found) : stored.find(presented);
     }
 }

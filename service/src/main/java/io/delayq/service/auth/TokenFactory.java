@@ -114,7 +114,7 @@ public class TokenFactory {
         }
     });
 
-    static byte[] sha256(String text) {
+    public static byte[] sha256(String text) {
         return SHA256.get().digest(text.getBytes(StandardCharsets.UTF_8)); // digest() resets it for the next use
     }
 }

@@ -41,6 +41,7 @@ public final class JobScheduler {
     private final Consumer<String> topicSeen;
     private final TopicActivity activity;
     private final EnqueueSettings settings;
+    private final EnqueueGate gate;
 
     /**
      * @param store         where jobs go
@@ -54,6 +55,13 @@ public final class JobScheduler {
      */
     public JobScheduler(JobStore store, JobRules rules, PolicyDefaults policy, Consumer<Callback> callbackCheck,
                         Meter enqueued, Consumer<String> topicSeen, TopicActivity activity) {
+        this(store, rules, policy, callbackCheck, enqueued, topicSeen, activity, EnqueueGate.OPEN);
+    }
+
+    /** As the other constructor, with {@code gate} admitting jobs after the rules (the tenants' quotas). */
+    public JobScheduler(JobStore store, JobRules rules, PolicyDefaults policy, Consumer<Callback> callbackCheck,
+                        Meter enqueued, Consumer<String> topicSeen, TopicActivity activity, EnqueueGate gate) {
+        this.gate = gate;
         this.store = store;
         this.rules = rules;
         this.policy = policy;
@@ -90,6 +98,8 @@ public final class JobScheduler {
     public EnqueueResult schedule(String topic, ScheduleJobRequest request, TraceContext trace) {
         JobRules.checkClientTopic(topic);
         NewJob job = toNewJob(topic, request, settings.of(topic)).withTrace(trace);
+        gate.check(topic, job);
+        gate.admit(topic, List.of(job));
         EnqueueResult result = store.enqueue(job);
         StoreException.check(result.status(), job.ref(), "scheduled");
         counted(topic, List.of(result));
@@ -116,18 +126,27 @@ public final class JobScheduler {
                     + "the batch limit of jobs");
         }
         TopicSettings settings = this.settings.of(topic);
-        var outcomes = new ArrayList<BatchOutcome>(requests.size());
-        var accepted = new ArrayList<NewJob>(requests.size());
+        List<BatchOutcome> outcomes = new ArrayList<>(requests.size());
+        List<NewJob> accepted = new ArrayList<>(requests.size());
         for (ScheduleJobRequest request : requests) {
             try {
                 if (request == null) {
                     throw new IllegalArgumentException("a job must be an object, not null");
                 }
                 NewJob job = toNewJob(topic, request, settings).withTrace(trace);
+                gate.check(topic, job);
                 accepted.add(job);
                 outcomes.add(new BatchOutcome(job.id(), null, null));
             } catch (IllegalArgumentException e) {
                 outcomes.add(new BatchOutcome(request == null ? null : request.id(), null, e));
+            }
+        }
+        if (!accepted.isEmpty()) {
+            // the gate admits the first n; the others are refused as items (it throws when it admits none)
+            EnqueueGate.Admission admission = gate.admit(topic, accepted);
+            if (admission.admitted() < accepted.size()) {
+                outcomes = refuseBeyond(outcomes, admission);
+                accepted = new ArrayList<>(accepted.subList(0, admission.admitted()));
             }
         }
         List<EnqueueResult> results = accepted.isEmpty() ? List.of() : store.enqueue(accepted);
@@ -139,6 +158,17 @@ public final class JobScheduler {
                     : new BatchOutcome(outcome.id(), results.get(next++), null));
         }
         return merged;
+    }
+
+    /** The outcomes with every accepted job after the first {@code admitted} refused by the gate. */
+    private static List<BatchOutcome> refuseBeyond(List<BatchOutcome> outcomes, EnqueueGate.Admission admission) {
+        var result = new ArrayList<BatchOutcome>(outcomes.size());
+        int seen = 0;
+        for (BatchOutcome o : outcomes) {
+            boolean beyond = o.refused() == null && seen++ >= admission.admitted();
+            result.add(beyond ? new BatchOutcome(o.id(), null, admission.refusal()) : o);
+        }
+        return result;
     }
 
     public Job reschedule(JobRef ref, RescheduleRequest request) {

@@ -13,6 +13,7 @@ import io.delayq.service.api.JobView;
 import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.Role;
 import io.delayq.service.errors.Problem;
+import io.delayq.service.errors.QuotaExceededException;
 import io.delayq.service.jobs.JobScheduler.BatchOutcome;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
@@ -135,7 +136,9 @@ public class JobsResource {
         int existing = 0;
         for (int i = 0; i < outcomes.size(); i++) {
             BatchOutcome o = outcomes.get(i);
-            if (o.refused() != null) {
+            if (o.refused() instanceof QuotaExceededException quota) {
+                items.add(new BatchResult.Item(i, quota.status(), o.id(), null, quota.problem()));
+            } else if (o.refused() != null) {
                 items.add(new BatchResult.Item(i, 422, o.id(), null,
                         Problem.of("invalid-request", 422, o.refused().getMessage())));
             } else if (o.result().status() == StoreStatus.CONFLICT) {

@@ -1,0 +1,41 @@
+package io.delayq.service.jobs;
+
+import io.delayq.core.NewJob;
+import io.delayq.service.errors.QuotaExceededException;
+
+import java.util.List;
+
+/**
+ * Admits jobs into a topic before they reach the store: the tenants' quotas (package {@code tenants}). Called with
+ * jobs every rule has accepted; admits the first {@code n} of them.
+ */
+@FunctionalInterface
+public interface EnqueueGate {
+    /** Admits everything. */
+    EnqueueGate OPEN = (topic, jobs) -> Admission.all(jobs.size());
+
+    /**
+     * @return how many of {@code jobs}, from the first, may be enqueued (1 to {@code jobs.size()}), and why not the
+     *         others
+     * @throws QuotaExceededException when none may, naming the quota
+     */
+    Admission admit(String topic, List<NewJob> jobs);
+
+    /**
+     * Checks one job alone (the tenant's largest payload), before {@link #admit}; a refusal refuses that job only.
+     *
+     * @throws QuotaExceededException naming the quota
+     */
+    default void check(String topic, NewJob job) {
+    }
+
+    /**
+     * @param admitted how many, from the first
+     * @param refusal  why the others were not admitted; {@code null} when all were
+     */
+    record Admission(int admitted, QuotaExceededException refusal) {
+        public static Admission all(int count) {
+            return new Admission(count, null);
+        }
+    }
+}
