@@ -6,7 +6,6 @@ import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
-import org.jdbi.v3.sqlobject.transaction.Transaction;
 
 import java.util.List;
 import java.util.Optional;
@@ -33,23 +32,6 @@ interface BreakerStatements {
     /** Present (true) for the one caller that claimed the probe. */
     @SqlQuery("breaker_probe")
     Optional<Boolean> claimProbe(@Bind("origin") String origin);
-
-    /**
-     * Changes the origin's held set and writes its count, in one transaction under the circuit row's lock, so that the
-     * count is the set's size however many instances change it at once.
-     */
-    @Transaction
-    default void updateHeld(String origin, String[] heldTopics, String[] heldIds, String[] releasedTopics,
-                            String[] releasedIds) {
-        lockCircuit(origin);
-        if (heldIds.length > 0) {
-            addHeld(origin, heldTopics, heldIds);
-        }
-        if (releasedIds.length > 0) {
-            releaseHeld(origin, releasedTopics, releasedIds);
-        }
-        countHeld(origin);
-    }
 
     @SqlQuery("breaker_held_lock")
     Optional<String> lockCircuit(@Bind("origin") String origin);

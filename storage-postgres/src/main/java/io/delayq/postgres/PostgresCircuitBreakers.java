@@ -18,11 +18,13 @@ import java.util.Objects;
  */
 final class PostgresCircuitBreakers implements CircuitBreakers {
     private final BreakerStatements statements;
+    private final Jdbi jdbi;
 
     /** On the store's {@link Jdbi}, whose pool it shares. */
     PostgresCircuitBreakers(Jdbi jdbi) {
         jdbi.registerRowMapper(OriginCircuit.class, new CircuitRowMapper());
         this.statements = jdbi.onDemand(BreakerStatements.class);
+        this.jdbi = jdbi;
     }
 
     @Override
@@ -52,13 +54,24 @@ final class PostgresCircuitBreakers implements CircuitBreakers {
         if (held.isEmpty() && released.isEmpty()) {
             return; // nothing to change, and no row to lock for it
         }
-        PostgresCalls.call("count the jobs held for " + origin, () -> {
-            statements.updateHeld(origin, held.stream().map(JobRef::topic).toArray(String[]::new),
-                    held.stream().map(JobRef::id).toArray(String[]::new),
-                    released.stream().map(JobRef::topic).toArray(String[]::new),
-                    released.stream().map(JobRef::id).toArray(String[]::new));
+        String[] heldTopics = held.stream().map(JobRef::topic).toArray(String[]::new);
+        String[] heldIds = held.stream().map(JobRef::id).toArray(String[]::new);
+        String[] releasedTopics = released.stream().map(JobRef::topic).toArray(String[]::new);
+        String[] releasedIds = released.stream().map(JobRef::id).toArray(String[]::new);
+        // One transaction under the circuit row's lock, so that the count written is the set's size however many
+        // instances change it at once.
+        PostgresCalls.call("count the jobs held for " + origin, () -> jdbi.inTransaction(handle -> {
+            BreakerStatements tx = handle.attach(BreakerStatements.class);
+            tx.lockCircuit(origin);
+            if (heldIds.length > 0) {
+                tx.addHeld(origin, heldTopics, heldIds);
+            }
+            if (releasedIds.length > 0) {
+                tx.releaseHeld(origin, releasedTopics, releasedIds);
+            }
+            tx.countHeld(origin);
             return null;
-        });
+        }));
     }
 
     @Override

@@ -24,6 +24,10 @@ class RedisCircuitBreakersTest {
     @AfterEach
     void close() {
         raw.redis().hdel(RedisKeys.CIRCUITS, origin, origin + "-2");
+        for (String index : List.of(RedisKeys.CIRCUIT_ORIGINS, RedisKeys.CIRCUIT_CHANGES, RedisKeys.CIRCUITS_NOTABLE)) {
+            raw.redis().zrem(index, origin, origin + "-2"); // as the scripts forget a circuit: the record and its index
+        }
+        raw.redis().del(RedisKeys.held(origin));
         store.close();
         raw.close();
     }
