@@ -83,7 +83,7 @@ final class DashboardLoad implements AutoCloseable {
     }
 
     private void refresh(int page, boolean slow) throws Exception {
-        JsonNode topics = get("/v1/topics").path("topics");
+        JsonNode topics = get("/v1/topics?limit=1000").path("items"); // the dashboard's page
         switch (page) {
             case 0 -> {
                 if (slow) {

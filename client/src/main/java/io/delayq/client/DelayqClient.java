@@ -54,6 +54,9 @@ public final class DelayqClient {
         this.requestTimeout = b.requestTimeout;
     }
 
+    /** The largest page {@link #topics()} asks for. */
+    private static final int MAX_TOPICS_PAGE = 1_000;
+
     public static Builder builder() {
         return new Builder();
     }
@@ -214,9 +217,39 @@ public final class DelayqClient {
 
     // ---- topics
 
-    /** Every topic with its counters and settings. */
+    /** Every topic with its counters and settings, by name: every page of {@link #topics(int, String)}. */
     public List<TopicInfo> topics() {
-        return call("GET", "v1/topics", null, null, Topics.class).topics();
+        List<TopicInfo> all = new java.util.ArrayList<>();
+        String cursor = null;
+        do {
+            TopicPage page = topics(MAX_TOPICS_PAGE, cursor);
+            all.addAll(page.items());
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        return all;
+    }
+
+    /**
+     * One page of topics by name ({@code GET /v1/topics?limit&cursor}).
+     *
+     * @param limit  1 to 1,000
+     * @param cursor {@code null} for the first page, else the last page's {@link TopicPage#nextCursor}
+     */
+    public TopicPage topics(int limit, String cursor) {
+        Map<String, Object> query = new java.util.LinkedHashMap<>();
+        query.put("limit", limit);
+        query.put("cursor", cursor);
+        return call("GET", "v1/topics" + queryString(query), null, null, TopicPage.class);
+    }
+
+    /**
+     * Deletes a topic that has no jobs: its settings and its entry in the topic list (role admin).
+     *
+     * @throws ConflictException when it still has jobs (scheduled, leased, or finished and still remembered)
+     * @throws NotFoundException when there is no such topic
+     */
+    public void deleteTopic(String topic) {
+        call("DELETE", "v1/topics/" + segment(topic), null, null, Void.class);
     }
 
     /** One topic's counters and settings. */
@@ -338,6 +371,21 @@ public final class DelayqClient {
     }
 
     private record Tokens(List<TokenInfo> tokens) {
+    }
+
+    // ---- circuit breakers (roles admin, viewer)
+
+    /**
+     * One page of the callback origins' circuits, by origin ({@code GET /v1/admin/circuits?limit&cursor}).
+     *
+     * @param limit  1 to 1,000
+     * @param cursor {@code null} for the first page, else the last page's {@link CircuitPage#nextCursor}
+     */
+    public CircuitPage circuits(int limit, String cursor) {
+        Map<String, Object> query = new java.util.LinkedHashMap<>();
+        query.put("limit", limit);
+        query.put("cursor", cursor);
+        return call("GET", "v1/admin/circuits" + queryString(query), null, null, CircuitPage.class);
     }
 
     // ---- plumbing
@@ -505,11 +553,6 @@ public final class DelayqClient {
     record Purged(long purged) {
     }
 
-    record Topics(List<TopicInfo> topics) {
-        Topics {
-            topics = topics == null ? List.of() : List.copyOf(topics);
-        }
-    }
 
     /** Configures a {@link DelayqClient}. */
     public static final class Builder {

@@ -258,4 +258,45 @@ public interface JobStore extends AutoCloseable {
     default List<TopicMinute> history(String topic, long fromMinute, long toMinute) {
         throw new UnsupportedOperationException("this store keeps no history");
     }
+
+    // ---------------------------------------------------------------- topic pages and forgetting (issue 26, finding 12)
+
+    /**
+     * One page of {@link #topics()} by name: the topics after {@code after} (exclusive; {@code null}: from the first),
+     * at most {@code limit}. The default sorts every name; a store with an index in name order reads only the page.
+     */
+    default List<String> topics(String after, int limit) {
+        return topics().stream().filter(t -> after == null || t.compareTo(after) > 0).sorted().limit(limit).toList();
+    }
+
+    /** The settings of several topics at once ({@link #settings(String)} of each), in one round trip where it can. */
+    default Map<String, TopicSettings> settings(Collection<String> topics) {
+        Map<String, TopicSettings> result = new LinkedHashMap<>();
+        for (String topic : topics) {
+            result.put(topic, settings(topic));
+        }
+        return result;
+    }
+
+    /**
+     * Forgets a topic that has no scheduled or leased job: its settings and its entry in {@link #topics()} go (its
+     * finished jobs and counters stay while the store keeps them). An enqueue into it afterwards registers it again.
+     *
+     * @return false, changing nothing, when it has scheduled or leased jobs
+     * @throws UnsupportedOperationException when the store cannot forget topics
+     */
+    default boolean deleteTopic(String topic) {
+        throw new UnsupportedOperationException("this store cannot forget topics");
+    }
+
+    /**
+     * The safety sweep's forgetting of unused topics: a topic with no scheduled or leased job and no settings is marked
+     * idle (by the store's clock) the first time it is seen so, and forgotten ({@link #deleteTopic}) once it has been
+     * idle for {@code idleMs}; a topic with jobs or settings loses its mark.
+     *
+     * @return true when it was forgotten now
+     */
+    default boolean forgetIfIdle(String topic, long idleMs) {
+        throw new UnsupportedOperationException("this store cannot forget topics");
+    }
 }

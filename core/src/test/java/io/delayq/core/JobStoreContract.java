@@ -1438,16 +1438,18 @@ public abstract class JobStoreContract {
         assertThat(capped.probeIntervalMs()).as("capped").isEqualTo(5_000);
         assertThat(capped.openedAt()).as("still the same opening").isEqualTo(open.openedAt());
 
-        breakers.addHeld(origin, 5);
-        breakers.addHeld(origin, -2);
+        List<JobRef> five = java.util.stream.IntStream.range(0, 5).mapToObj(i -> new JobRef(topic, "held-" + i))
+                .toList();
+        breakers.updateHeld(origin, five, List.of());
+        breakers.updateHeld(origin, List.of(), five.subList(0, 2));
         assertThat(breakers.circuit(origin).heldJobs()).isEqualTo(3);
         OriginCircuit closed = breakers.recordSuccess(origin);
         assertThat(closed.state()).isEqualTo(CircuitState.CLOSED);
         assertThat(closed.consecutiveFailures()).isZero();
         assertThat(closed.closedAt()).isNotNull().isGreaterThanOrEqualTo(open.openedAt());
         assertThat(closed.heldJobs()).as("held jobs are released by the engine, not by closing").isEqualTo(3);
-        breakers.addHeld(origin, -10);
-        assertThat(breakers.circuit(origin).heldJobs()).as("never below 0").isZero();
+        breakers.updateHeld(origin, List.of(), five);
+        assertThat(breakers.circuit(origin).heldJobs()).as("released twice, counted once").isZero();
         assertThat(breakers.circuits()).extracting(OriginCircuit::origin).contains(origin);
         assertThat(breakers.recordFailure(origin, policy).isOpen()).as("counting starts over after closing").isFalse();
     }

@@ -57,6 +57,7 @@ import io.delayq.service.prometheus.TopicDepthGauges;
 import io.delayq.service.tenants.Tenancy;
 import io.delayq.service.topics.TopicResource;
 import io.delayq.service.topics.TopicSettingsUpdate;
+import io.delayq.service.topics.TopicJanitor;
 import io.delayq.service.topics.TopicsResource;
 import io.dropwizard.assets.AssetsBundle;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
@@ -214,6 +215,9 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                 gauges.trackKnownTopics();
             }
         });
+        // issue 26, finding 12: topics unused for a week are forgotten, and the depth gauges of forgotten ones go
+        environment.lifecycle().manage(new TopicJanitor(store, gauges, TopicJanitor.DEFAULT_FORGET_AFTER_MS,
+                java.util.concurrent.TimeUnit.HOURS.toMillis(1)));
         JobRules rules = config.getLimits().jobRules();
         JobScheduler scheduler = new JobScheduler(store, rules, policy, callbackCheck,
                 environment.metrics().meter(MetricRegistry.name("delayq", "jobs", "enqueued")), gauges::track, activity,

@@ -1,6 +1,8 @@
 package io.delayq.postgres;
 
 import io.delayq.core.breaker.OriginCircuit;
+import org.jdbi.v3.core.mapper.reflect.ColumnName;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
@@ -16,10 +18,12 @@ import java.util.Optional;
  */
 interface BreakerStatements {
 
+    /** Empty when the origin is not tracked (no row, and :maxOrigins rows exist). */
     @SqlQuery("breaker_failure")
-    OriginCircuit recordFailure(@Bind("origin") String origin, @Bind("threshold") int threshold,
-                                @Bind("probeIntervalMs") long probeIntervalMs,
-                                @Bind("maxProbeIntervalMs") long maxProbeIntervalMs);
+    Optional<OriginCircuit> recordFailure(@Bind("origin") String origin, @Bind("threshold") int threshold,
+                                          @Bind("probeIntervalMs") long probeIntervalMs,
+                                          @Bind("maxProbeIntervalMs") long maxProbeIntervalMs,
+                                          @Bind("maxOrigins") int maxOrigins);
 
     /** Empty for an origin without a row. */
     @SqlQuery("breaker_success")
@@ -29,12 +33,38 @@ interface BreakerStatements {
     @SqlQuery("breaker_probe")
     Optional<Boolean> claimProbe(@Bind("origin") String origin);
 
-    @SqlUpdate("breaker_held")
-    void addHeld(@Bind("origin") String origin, @Bind("delta") long delta);
+    @SqlQuery("breaker_held_lock")
+    Optional<String> lockCircuit(@Bind("origin") String origin);
+
+    @SqlUpdate("breaker_held_add")
+    void addHeld(@Bind("origin") String origin, @Bind("topics") String[] topics, @Bind("ids") String[] ids);
+
+    @SqlUpdate("breaker_held_release")
+    void releaseHeld(@Bind("origin") String origin, @Bind("topics") String[] topics, @Bind("ids") String[] ids);
+
+    @SqlUpdate("breaker_held_count")
+    void countHeld(@Bind("origin") String origin);
+
+    @SqlQuery("breaker_held_jobs")
+    @RegisterConstructorMapper(HeldRow.class)
+    List<HeldRow> heldJobs(@Bind("origin") String origin, @Bind("limit") int limit);
+
+    /** A row of {@code breaker_held_jobs}. */
+    record HeldRow(@ColumnName("topic") String topic, @ColumnName("job_id") String jobId) {
+    }
 
     @SqlQuery("breaker_circuit")
     Optional<OriginCircuit> circuit(@Bind("origin") String origin);
 
-    @SqlQuery("breaker_circuits")
-    List<OriginCircuit> circuits();
+    @SqlQuery("breaker_circuits_page")
+    List<OriginCircuit> circuits(@Bind("after") String after, @Bind("limit") int limit);
+
+    @SqlQuery("breaker_notable")
+    List<OriginCircuit> notable(@Bind("limit") int limit);
+
+    @SqlQuery("breaker_count")
+    long count();
+
+    @SqlQuery("breaker_expire")
+    int expireIdle(@Bind("idleMs") long idleMs, @Bind("max") int max);
 }

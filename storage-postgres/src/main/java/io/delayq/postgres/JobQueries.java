@@ -8,6 +8,8 @@ import io.delayq.core.history.TopicMinute;
 import io.delayq.postgres.Rows.Counts;
 import io.delayq.postgres.Rows.ForecastBucket;
 import io.delayq.postgres.Rows.Stored;
+import org.jdbi.v3.core.mapper.reflect.ColumnName;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
@@ -39,6 +41,26 @@ interface JobQueries {
 
     @SqlUpdate("register_topics")
     void registerTopics(@Bind("topics") String[] topics);
+
+    @SqlQuery("topics_page")
+    List<String> topics(@Bind("after") String after, @Bind("limit") int limit);
+
+    /** Only topics with settings have a row: topic, settings (JSON text). */
+    @SqlQuery("settings_many")
+    @RegisterConstructorMapper(TopicSettingsRow.class)
+    List<TopicSettingsRow> settingsOf(@Bind("topics") String[] topics);
+
+    /** A row of {@code settings_many}. */
+    record TopicSettingsRow(@ColumnName("topic") String topic, @ColumnName("settings") String settings) {
+    }
+
+    /** Present when the topic was forgotten. */
+    @SqlQuery("topic_delete")
+    Optional<String> deleteTopic(@Bind("topic") String topic);
+
+    /** Present (whether idle for long enough) when the topic is registered. */
+    @SqlQuery("topic_mark_idle")
+    Optional<Boolean> markIdle(@Bind("topic") String topic, @Bind("idleMs") long idleMs);
 
     @SqlQuery("stats")
     Counts stats(@Bind("topic") String topic);

@@ -22,6 +22,7 @@ final class KnownTopics {
 
     /** Registers the topics of {@code jobs} not known yet: one statement, or none when all are known. */
     void register(List<NewJob> jobs) {
+        expire();
         Set<String> unknown = new HashSet<>();
         for (NewJob job : jobs) {
             if (!known.contains(job.topic())) {
@@ -42,4 +43,25 @@ final class KnownTopics {
     void add(String topic) {
         known.add(topic);
     }
+
+    /** A topic this instance deleted (issue 26, finding 12): its next job registers it again. */
+    void forget(String topic) {
+        known.remove(topic);
+    }
+
+    /**
+     * Forgets every topic known here, at most once a minute ({@link PostgresJobStore#forgetIfIdle} and the listing
+     * call it): a topic another instance deleted is registered again by the next job this instance writes to it,
+     * within a minute of the deletion, at the cost of one {@code register_topics} per topic written per minute.
+     */
+    void expire() {
+        long now = System.nanoTime();
+        if (now - clearedAtNanos > EXPIRE_NANOS) {
+            clearedAtNanos = now;
+            known.clear();
+        }
+    }
+
+    private static final long EXPIRE_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+    private volatile long clearedAtNanos = System.nanoTime();
 }

@@ -1,10 +1,12 @@
 package io.delayq.postgres;
 
+import io.delayq.core.JobRef;
 import io.delayq.core.breaker.BreakerPolicy;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.breaker.OriginCircuit;
 import org.jdbi.v3.core.Jdbi;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,18 +18,21 @@ import java.util.Objects;
  */
 final class PostgresCircuitBreakers implements CircuitBreakers {
     private final BreakerStatements statements;
+    private final Jdbi jdbi;
 
     /** On the store's {@link Jdbi}, whose pool it shares. */
     PostgresCircuitBreakers(Jdbi jdbi) {
         jdbi.registerRowMapper(OriginCircuit.class, new CircuitRowMapper());
         this.statements = jdbi.onDemand(BreakerStatements.class);
+        this.jdbi = jdbi;
     }
 
     @Override
-    public OriginCircuit recordFailure(String origin, BreakerPolicy policy) {
+    public OriginCircuit recordFailure(String origin, BreakerPolicy policy, int maxOrigins) {
         Objects.requireNonNull(origin, "origin");
         return PostgresCalls.call("record a failed attempt to " + origin, () -> statements.recordFailure(origin,
-                policy.failureThreshold(), policy.probeIntervalMs(), policy.maxProbeIntervalMs()));
+                policy.failureThreshold(), policy.probeIntervalMs(), policy.maxProbeIntervalMs(), maxOrigins))
+                .orElse(null);
     }
 
     @Override
@@ -44,15 +49,39 @@ final class PostgresCircuitBreakers implements CircuitBreakers {
     }
 
     @Override
-    public void addHeld(String origin, long delta) {
+    public void updateHeld(String origin, Collection<JobRef> held, Collection<JobRef> released) {
         Objects.requireNonNull(origin, "origin");
-        if (delta == 0) {
-            return; // nothing to add, and no row to create for it
+        if (held.isEmpty() && released.isEmpty()) {
+            return; // nothing to change, and no row to lock for it
         }
-        PostgresCalls.call("count the jobs held for " + origin, () -> {
-            statements.addHeld(origin, delta);
+        String[] heldTopics = held.stream().map(JobRef::topic).toArray(String[]::new);
+        String[] heldIds = held.stream().map(JobRef::id).toArray(String[]::new);
+        String[] releasedTopics = released.stream().map(JobRef::topic).toArray(String[]::new);
+        String[] releasedIds = released.stream().map(JobRef::id).toArray(String[]::new);
+        // One transaction under the circuit row's lock, so that the count written is the set's size however many
+        // instances change it at once.
+        PostgresCalls.call("count the jobs held for " + origin, () -> jdbi.inTransaction(handle -> {
+            BreakerStatements tx = handle.attach(BreakerStatements.class);
+            tx.lockCircuit(origin);
+            if (heldIds.length > 0) {
+                tx.addHeld(origin, heldTopics, heldIds);
+            }
+            if (releasedIds.length > 0) {
+                tx.releaseHeld(origin, releasedTopics, releasedIds);
+            }
+            tx.countHeld(origin);
             return null;
-        });
+        }));
+    }
+
+    @Override
+    public List<JobRef> heldJobs(String origin, int limit) {
+        Objects.requireNonNull(origin, "origin");
+        if (limit <= 0) {
+            return List.of();
+        }
+        return PostgresCalls.call("read the jobs held for " + origin, () -> statements.heldJobs(origin, limit))
+                .stream().map(r -> new JobRef(r.topic(), r.jobId())).toList();
     }
 
     @Override
@@ -63,7 +92,28 @@ final class PostgresCircuitBreakers implements CircuitBreakers {
     }
 
     @Override
-    public List<OriginCircuit> circuits() {
-        return PostgresCalls.call("list the circuits", statements::circuits);
+    public List<OriginCircuit> circuits(String after, int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        return PostgresCalls.call("list the circuits", () -> statements.circuits(after, limit));
+    }
+
+    @Override
+    public List<OriginCircuit> notableCircuits(int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        return PostgresCalls.call("read the open circuits", () -> statements.notable(limit));
+    }
+
+    @Override
+    public long count() {
+        return PostgresCalls.call("count the circuits", statements::count);
+    }
+
+    @Override
+    public int expireIdle(long idleMs, int max) {
+        return PostgresCalls.call("forget idle circuits", () -> statements.expireIdle(idleMs, max));
     }
 }

@@ -57,6 +57,8 @@ public final class PostgresJobStore implements JobStore {
     private final PostgresTenantRegistry tenants;
     private final PostgresRateLimiters rateLimiters;
     private final Reaper reaper;
+    private final JobQueries queries;
+    private final KnownTopics knownTopics;
     private volatile Runnable onClose = () -> { };
 
     /**
@@ -74,6 +76,8 @@ public final class PostgresJobStore implements JobStore {
         BatchTransitions batches = new BatchTransitions(dataSource, jobs);
         JobQueries queries = jdbi.onDemand(JobQueries.class);
         KnownTopics topics = new KnownTopics(queries);
+        this.queries = queries;
+        this.knownTopics = topics;
         this.enqueues = new IdempotentEnqueue(batches, queries, topics, mapper);
         this.coalescer = new EnqueueCoalescer("PostgreSQL", enqueues::enqueue);
         this.reads = new JobReads(queries);
@@ -164,6 +168,45 @@ public final class PostgresJobStore implements JobStore {
     @Override
     public TopicSettings settings(String topic) {
         return settings.settings(topic);
+    }
+
+    // ---- topic pages and forgetting (issue 26, finding 12)
+
+    /** One keyset query in name order ({@code topics_page.sql}). */
+    @Override
+    public List<String> topics(String after, int limit) {
+        return PostgresCalls.call("list topics", () -> queries.topics(after, limit));
+    }
+
+    /** One statement for every topic ({@code settings_many.sql}). */
+    @Override
+    public Map<String, TopicSettings> settings(Collection<String> topics) {
+        Map<String, TopicSettings> out = new java.util.LinkedHashMap<>();
+        topics.forEach(t -> out.put(t, TopicSettings.empty()));
+        if (!topics.isEmpty()) {
+            PostgresCalls.call("read settings", () -> queries.settingsOf(topics.toArray(String[]::new)))
+                    .forEach(row -> out.put(row.topic(), settings.parse(row.topic(), row.settings())));
+        }
+        return out;
+    }
+
+    @Override
+    public boolean deleteTopic(String topic) {
+        boolean deleted = PostgresCalls.call("delete topic " + topic, () -> queries.deleteTopic(topic)).isPresent();
+        knownTopics.forget(topic);
+        return deleted || !busy(topic);
+    }
+
+    @Override
+    public boolean forgetIfIdle(String topic, long idleMs) {
+        boolean due = PostgresCalls.call("mark idle topic " + topic, () -> queries.markIdle(topic, idleMs))
+                .orElse(false);
+        return due && PostgresCalls.call("delete topic " + topic, () -> queries.deleteTopic(topic)).isPresent();
+    }
+
+    private boolean busy(String topic) {
+        TopicStats stats = stats(topic);
+        return stats.scheduled() > 0 || stats.leased() > 0;
     }
 
     @Override

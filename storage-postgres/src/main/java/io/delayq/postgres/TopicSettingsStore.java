@@ -61,7 +61,7 @@ final class TopicSettingsStore {
                 + " update (" + UPDATE_ROUNDS + " concurrent updates won); send it again");
     }
 
-    private TopicSettings parse(String topic, String json) {
+    TopicSettings parse(String topic, String json) {
         try {
             return mapper.readValue(json, TopicSettings.class);
         } catch (JsonProcessingException e) {

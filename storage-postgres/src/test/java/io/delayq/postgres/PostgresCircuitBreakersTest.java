@@ -1,5 +1,6 @@
 package io.delayq.postgres;
 
+import io.delayq.core.JobRef;
 import io.delayq.core.breaker.BreakerPolicy;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.breaker.OriginCircuit;
@@ -75,7 +76,8 @@ class PostgresCircuitBreakersTest {
         concurrently(i -> {
             for (int k = 0; k < 5; k++) {
                 breakers(i).recordFailure(origin, neverOpens);
-                breakers(i).addHeld(origin, 2);
+                breakers(i).updateHeld(origin, List.of(new JobRef("t", i + "-" + k + "-a"),
+                        new JobRef("t", i + "-" + k + "-b")), List.of());
             }
             return true;
         });

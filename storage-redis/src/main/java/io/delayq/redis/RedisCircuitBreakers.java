@@ -1,14 +1,18 @@
 package io.delayq.redis;
 
+import io.delayq.core.JobRef;
 import io.delayq.core.breaker.BreakerPolicy;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.breaker.OriginCircuit;
 import io.delayq.redis.Scripts.Op;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.params.ZAddParams;
+import redis.clients.jedis.resps.ScanResult;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -16,27 +20,32 @@ import java.util.Objects;
 /**
  * The circuits of callback origins in Redis: one HASH, {@link RedisKeys#CIRCUITS}, origin → record
  * ({@link CircuitRecord}), shared by every instance on the store. Each write is one {@code breaker_*} script, so it
- * reads, decides and writes atomically by Redis's clock; each read is one command. O(1) per call but
- * {@link #circuits()}, O(origins). The writes do not wait for replicas ({@code minReplicas}): a circuit is soft state,
+ * reads, decides and writes atomically by Redis's clock; each read is one command or two. Three indexes under the same
+ * hash tag keep the records bounded and cheap to read (issue 26, finding 5): the origins in order (paged listing), each
+ * origin's last change (expiry of idle closed circuits) and the notable ones (open or holding jobs, the snapshot). The writes do not wait for replicas ({@code minReplicas}): a circuit is soft state,
  * and one lost in a failover only means its failures are counted again.
  */
 final class RedisCircuitBreakers implements CircuitBreakers {
     private static final Logger LOG = LoggerFactory.getLogger(RedisCircuitBreakers.class);
-    private static final List<String> KEYS = List.of(RedisKeys.CIRCUITS);
+    private static final List<String> KEYS = List.of(RedisKeys.CIRCUITS, RedisKeys.CIRCUIT_ORIGINS,
+            RedisKeys.CIRCUIT_CHANGES, RedisKeys.CIRCUITS_NOTABLE);
+
+    private static final int INDEX_PAGE = 1_000;
 
     private final RedisCalls calls;
+    private volatile boolean indexed;
 
     RedisCircuitBreakers(RedisCalls calls) {
         this.calls = calls;
     }
 
     @Override
-    public OriginCircuit recordFailure(String origin, BreakerPolicy policy) {
+    public OriginCircuit recordFailure(String origin, BreakerPolicy policy, int maxOrigins) {
         Objects.requireNonNull(policy, "policy");
         String record = (String) eval("record a failure of " + origin, Op.BREAKER_FAILURE, origin,
                 Integer.toString(policy.failureThreshold()), Long.toString(policy.probeIntervalMs()),
-                Long.toString(policy.maxProbeIntervalMs()));
-        return CircuitRecord.decode(origin, record);
+                Long.toString(policy.maxProbeIntervalMs()), Integer.toString(maxOrigins));
+        return record == null ? null : CircuitRecord.decode(origin, record);
     }
 
     @Override
@@ -50,10 +59,37 @@ final class RedisCircuitBreakers implements CircuitBreakers {
     }
 
     @Override
-    public void addHeld(String origin, long delta) {
-        if (delta != 0) {
-            eval("count the held jobs of " + origin, Op.BREAKER_HELD, origin, Long.toString(delta));
+    public void updateHeld(String origin, Collection<JobRef> held, Collection<JobRef> released) {
+        Objects.requireNonNull(origin, "origin");
+        if (held.isEmpty() && released.isEmpty()) {
+            return;
         }
+        List<String> args = new ArrayList<>(2 + held.size() + released.size());
+        args.add(origin);
+        args.add(Integer.toString(held.size()));
+        held.forEach(ref -> args.add(JobRefs.member(ref)));
+        released.forEach(ref -> args.add(JobRefs.member(ref)));
+        calls.call("count the held jobs of " + origin,
+                () -> calls.scripts().eval(Op.BREAKER_HELD, heldKeys(origin), args));
+    }
+
+    @Override
+    public List<JobRef> heldJobs(String origin, int limit) {
+        Objects.requireNonNull(origin, "origin");
+        if (limit <= 0) {
+            return List.of();
+        }
+        List<String> members = calls.call("read the held jobs of " + origin,
+                () -> calls.client().zrange(RedisKeys.held(origin), 0, limit - 1));
+        List<JobRef> out = new ArrayList<>(members.size());
+        for (String member : members) {
+            try {
+                out.add(JobRefs.parse(member));
+            } catch (IllegalArgumentException damaged) {
+                LOG.warn("A member of {} cannot be read ({}); left out", RedisKeys.held(origin), damaged.getMessage());
+            }
+        }
+        return out;
     }
 
     @Override
@@ -64,12 +100,100 @@ final class RedisCircuitBreakers implements CircuitBreakers {
     }
 
     @Override
-    public List<OriginCircuit> circuits() {
-        Map<String, String> all = calls.call("read the circuits", () -> calls.client().hgetAll(RedisKeys.CIRCUITS));
-        List<OriginCircuit> out = new ArrayList<>(all.size());
-        all.forEach((origin, record) -> out.add(read(origin, record)));
-        out.sort(Comparator.comparing(OriginCircuit::origin));
+    public List<OriginCircuit> circuits(String after, int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        indexMissing();
+        String from = after == null ? "-" : "(" + after;
+        return records("list the circuits", calls.call("list the circuits",
+                () -> calls.client().zrangeByLex(RedisKeys.CIRCUIT_ORIGINS, from, "+", 0, limit)));
+    }
+
+    @Override
+    public List<OriginCircuit> notableCircuits(int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        indexOnce();
+        return records("read the open circuits", calls.call("read the open circuits",
+                () -> calls.client().zrange(RedisKeys.CIRCUITS_NOTABLE, 0, limit - 1)));
+    }
+
+    @Override
+    public long count() {
+        return calls.call("count the circuits", () -> calls.client().hlen(RedisKeys.CIRCUITS));
+    }
+
+    @Override
+    public int expireIdle(long idleMs, int max) {
+        indexMissing();
+        Object forgotten = calls.call("forget idle circuits", () -> calls.scripts().eval(Op.BREAKER_EXPIRE, KEYS,
+                List.of(Long.toString(idleMs), Integer.toString(max), RedisKeys.HELD_PREFIX)));
+        return ((Long) forgotten).intValue();
+    }
+
+    /** The records of these origins, in their order; an origin whose record is gone meanwhile is left out. */
+    private List<OriginCircuit> records(String operation, List<String> origins) {
+        if (origins.isEmpty()) {
+            return List.of();
+        }
+        List<String> records = calls.call(operation,
+                () -> calls.client().hmget(RedisKeys.CIRCUITS, origins.toArray(String[]::new)));
+        List<OriginCircuit> out = new ArrayList<>(origins.size());
+        for (int i = 0; i < origins.size(); i++) {
+            if (records.get(i) != null) {
+                out.add(read(origins.get(i), records.get(i)));
+            }
+        }
         return out;
+    }
+
+    /**
+     * Circuits written before the indexes existed (an upgrade), or by hand, are in no index, so they would be neither
+     * listed nor forgotten: when the HASH holds more origins than the origin index (two O(1) commands, at each listing
+     * and sweep; once per process for the snapshot's reads), every origin is added to the indexes (its last change
+     * taken as now, so a closed one is forgotten an idle period later). The upgrade's one O(origins) read, in pages of
+     * {@value #INDEX_PAGE}.
+     */
+    private void indexOnce() {
+        if (!indexed) {
+            indexMissing();
+        }
+    }
+
+    private void indexMissing() {
+        long records = count();
+        long listed = calls.call("count the circuit index", () -> calls.client().zcard(RedisKeys.CIRCUIT_ORIGINS));
+        if (records > listed) {
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                String at = cursor;
+                ScanResult<Map.Entry<String, String>> page = calls.call("index the circuits",
+                        () -> calls.client().hscan(RedisKeys.CIRCUITS, at, new ScanParams().count(INDEX_PAGE)));
+                long now = System.currentTimeMillis();
+                for (Map.Entry<String, String> e : page.getResult()) {
+                    OriginCircuit c = read(e.getKey(), e.getValue());
+                    calls.call("index the circuits", () -> {
+                        calls.client().zadd(RedisKeys.CIRCUIT_ORIGINS, 0, c.origin());
+                        calls.client().zadd(RedisKeys.CIRCUIT_CHANGES, now, c.origin(), ZAddParams.zAddParams().nx());
+                        if (c.isOpen() || c.heldJobs() > 0) {
+                            calls.client().zadd(RedisKeys.CIRCUITS_NOTABLE, 0, c.origin());
+                        }
+                        return null;
+                    });
+                }
+                cursor = page.getCursor();
+            } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
+            LOG.info("Indexed {} circuits written before the circuit indexes existed", records - listed);
+        }
+        indexed = true;
+    }
+
+    private static List<String> heldKeys(String origin) {
+        List<String> keys = new ArrayList<>(KEYS);
+        keys.add(RedisKeys.held(origin));
+        return keys;
     }
 
     private Object eval(String operation, Op op, String origin, String... more) {

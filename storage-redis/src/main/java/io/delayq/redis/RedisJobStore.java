@@ -72,6 +72,7 @@ public final class RedisJobStore implements JobStore {
     private final RedisRateLimiters rateLimiters;
     private final TopicStatsBatch statsBatch;
     private final FinishedTrimmer trimmer;
+    private final TopicForgetting forgetting;
     private Runnable onClose = () -> { };
 
     /**
@@ -91,6 +92,7 @@ public final class RedisJobStore implements JobStore {
         ReplicatedWrites writes = new ReplicatedWrites(calls, options);
         this.registry = new TopicRegistry(calls);
         this.topics = new TopicPartitions(calls, registry, options);
+        this.forgetting = new TopicForgetting(calls, registry, this);
         this.settings = new TopicSettingsStore(calls, writes, topics, codec, options);
         this.enqueuer = new EnqueueWriter(writes, topics, codec);
         this.coalescer = new EnqueueCoalescer("Redis", enqueuer::enqueue);
@@ -215,6 +217,22 @@ public final class RedisJobStore implements JobStore {
     @Override
     public TopicStats stats(String topic) {
         return reads.stats(topic);
+    }
+
+    /** One HMGET of {@code dq:settings} (issue 26, finding 12: a page of topics costs a few calls, not 2 per topic). */
+    @Override
+    public Map<String, TopicSettings> settings(Collection<String> topics) {
+        return TopicForgetting.settings(calls, topics, settings::parse);
+    }
+
+    @Override
+    public boolean deleteTopic(String topic) {
+        return forgetting.delete(topic);
+    }
+
+    @Override
+    public boolean forgetIfIdle(String topic, long idleMs) {
+        return forgetting.forgetIfIdle(topic, idleMs);
     }
 
     /** One pipeline over every partition of the topics ({@link TopicStatsBatch}). */

@@ -15,6 +15,16 @@ final class RedisKeys {
     /** HASH topic → {@link io.delayq.core.TopicSettings} JSON. */
     static final String SETTINGS = "dq:settings";
     /**
+     * HASH topic → when it was first seen without jobs and settings, ms ({@link TopicForgetting}). Hash tag
+     * {@code {dq:topics}}: the slot of {@link #TOPICS}, so forgetting touches no other master than the registry's.
+     */
+    static final String TOPICS_IDLE = "dq:topics-idle:{" + TOPICS + "}";
+    /**
+     * HASH topic → when it was forgotten, ms: the registry's repair does not bring it back ({@link TopicForgetting}).
+     * In the slot of {@link #TOPICS}, so a registration's pipeline reaches no further master for it.
+     */
+    static final String TOPICS_FORGOTTEN = "dq:topics-forgotten:{" + TOPICS + "}";
+    /**
      * HASH topic → its partition count and layout, recorded the first time the topic is used (jobs stay where they
      * were put): {@code "<P>"} for the first layout ({@link Partition#of}), {@code "<P> spread"} for the spread one
      * ({@link Partition#spread}).
@@ -25,6 +35,23 @@ final class RedisKeys {
      * key, so one cluster slot: each breaker script touches only it, and {@code circuits()} is one HGETALL.
      */
     static final String CIRCUITS = "dq:circuits";
+
+    /**
+     * ZSET of the jobs held for one callback origin ({@link JobRefs#member} → when first held, ms): its size is the
+     * circuit's held count (issue 26, finding 7). Hash tag {@code {dq:circuits}}, so the same cluster slot as
+     * {@link #CIRCUITS} (whose whole name is hashed): {@code breaker_held} writes both in one script.
+     */
+    static String held(String origin) {
+        return HELD_PREFIX + origin;
+    }
+
+    static final String HELD_PREFIX = "dq:held:{" + CIRCUITS + "}:";
+    /** ZSET of the origins with a circuit (score 0: origin order, the paged listing); {@code lua/lib/breaker.lua}. */
+    static final String CIRCUIT_ORIGINS = "dq:circuit-origins:{" + CIRCUITS + "}";
+    /** ZSET origin → its circuit's last change, ms (the expiry of idle closed circuits). */
+    static final String CIRCUIT_CHANGES = "dq:circuit-changes:{" + CIRCUITS + "}";
+    /** ZSET of the origins whose circuit is open or has jobs held (score 0), what each instance's snapshot reads. */
+    static final String CIRCUITS_NOTABLE = "dq:circuit-notable:{" + CIRCUITS + "}";
     /**
      * The tenancy ({@link RedisTenantRegistry}): four keys under the one hash tag {@code {tenancy}}, so one cluster
      * slot, so that a compare-and-set on the version and the change it guards are one script. HASH tenant name →

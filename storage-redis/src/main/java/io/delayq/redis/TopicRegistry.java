@@ -68,6 +68,15 @@ final class TopicRegistry implements AutoCloseable {
         return registered.containsKey(topic);
     }
 
+    /**
+     * Forgets that this process registered the topic (it was deleted: {@link TopicForgetting}), so that its next job
+     * registers it again and the repair pass does not write it back.
+     */
+    void forget(String topic) {
+        registered.remove(topic);
+        pending.remove(topic);
+    }
+
     /** Topics this process has registered, for tests of the store's memory bounds. */
     Set<String> registeredTopics() {
         return registered.keySet();
@@ -112,6 +121,7 @@ final class TopicRegistry implements AutoCloseable {
             List<Response<?>> writes = new ArrayList<>(topics.size() + 1);
             try (AbstractPipeline pipeline = calls.pipelined()) {
                 writes.add(pipeline.sadd(RedisKeys.TOPICS, topics.toArray(String[]::new)));
+                writes.add(pipeline.hdel(RedisKeys.TOPICS_FORGOTTEN, topics.toArray(String[]::new)));
                 for (int i = 0; i < topics.size(); i++) {
                     writes.add(pipeline.hsetnx(RedisKeys.PARTITIONS, topics.get(i), records.get(i).encode()));
                     reads.add(pipeline.hget(RedisKeys.PARTITIONS, topics.get(i)));
@@ -162,7 +172,11 @@ final class TopicRegistry implements AutoCloseable {
      * differs from the one this process wrote with (another instance, configured otherwise, registered the topic while
      * the registry was out of reach) is logged: the jobs this process wrote meanwhile are in its partitions.
      */
-    private void flush(List<String> topics) {
+    private void flush(List<String> all) {
+        List<String> topics = withoutForgotten(all);
+        if (topics.isEmpty()) {
+            return;
+        }
         String[] names = topics.toArray(String[]::new);
         List<String> recorded = calls.call("register topics", () -> {
             Response<List<String>> records;
@@ -191,6 +205,27 @@ final class TopicRegistry implements AutoCloseable {
             write(missing, ours);
         }
         topics.forEach(pending::remove);
+    }
+
+    /**
+     * The topics not deleted since this process registered them: a deleted topic (its tombstone in
+     * {@link RedisKeys#TOPICS_FORGOTTEN}) is dropped from what this process registers, so that the repair does not
+     * bring it back; its next job registers it anew (issue 26, finding 12). Topics with pending registrations are
+     * kept: their jobs were written after the tombstone could be.
+     */
+    private List<String> withoutForgotten(List<String> topics) {
+        String[] names = topics.toArray(String[]::new);
+        List<String> tombstones = calls.call("read topic tombstones",
+                () -> calls.client().hmget(RedisKeys.TOPICS_FORGOTTEN, names));
+        List<String> kept = new ArrayList<>(topics.size());
+        for (int i = 0; i < names.length; i++) {
+            if (tombstones.get(i) == null || pending.contains(names[i])) {
+                kept.add(names[i]);
+            } else {
+                registered.remove(names[i]);
+            }
+        }
+        return kept;
     }
 
     @Override

@@ -111,7 +111,7 @@ final class TopicSettingsStore {
         }
     }
 
-    private TopicSettings parse(String topic, String json) {
+    TopicSettings parse(String topic, String json) {
         try {
             return mapper.readValue(json, TopicSettings.class);
         } catch (JsonProcessingException e) {

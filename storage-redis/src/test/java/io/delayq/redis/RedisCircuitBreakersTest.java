@@ -7,6 +7,7 @@ import io.delayq.redis.testing.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,6 +24,10 @@ class RedisCircuitBreakersTest {
     @AfterEach
     void close() {
         raw.redis().hdel(RedisKeys.CIRCUITS, origin, origin + "-2");
+        for (String index : List.of(RedisKeys.CIRCUIT_ORIGINS, RedisKeys.CIRCUIT_CHANGES, RedisKeys.CIRCUITS_NOTABLE)) {
+            raw.redis().zrem(index, origin, origin + "-2"); // as the scripts forget a circuit: the record and its index
+        }
+        raw.redis().del(RedisKeys.held(origin));
         store.close();
         raw.close();
     }
@@ -44,7 +49,7 @@ class RedisCircuitBreakersTest {
         assertThat(raw.redis().type(RedisKeys.CIRCUITS)).isEqualTo("hash");
         assertThat(record()).as("open since openedAt, next probe one interval (200 = 5k) later")
                 .isEqualTo("O|3|" + b36(open.openedAt()) + "||" + b36(open.openedAt() + 200) + "|5k|0");
-        breakers.addHeld(origin, 40);
+        breakers.updateHeld(origin, jobs(40), List.of());
         OriginCircuit closed = breakers.recordSuccess(origin);
         assertThat(record()).isEqualTo("C|0|" + b36(open.openedAt()) + "|" + b36(closed.closedAt()) + "|0|0|14");
         assertThat(CircuitRecord.decode(origin, record())).isEqualTo(closed).isEqualTo(breakers.circuit(origin));
@@ -53,11 +58,11 @@ class RedisCircuitBreakersTest {
     @Test
     void callsAboutAnOriginWithoutARecordWriteNothing() {
         assertThat(breakers.recordSuccess(origin)).isEqualTo(OriginCircuit.closed(origin));
-        breakers.addHeld(origin, -3);
+        breakers.updateHeld(origin, List.of(), jobs(3));
         assertThat(breakers.claimProbe(origin)).isFalse();
         assertThat(raw.redis().hexists(RedisKeys.CIRCUITS, origin)).as("a healthy origin costs no memory").isFalse();
 
-        breakers.addHeld(origin, 2);
+        breakers.updateHeld(origin, jobs(2), List.of());
         assertThat(breakers.circuit(origin).heldJobs()).isEqualTo(2);
         assertThat(breakers.circuit(origin).isOpen()).isFalse();
     }
@@ -84,5 +89,10 @@ class RedisCircuitBreakersTest {
                 .isEqualTo(1_000);
         assertThat(breakers.recordFailure(origin, slow).probeIntervalMs()).isEqualTo(2_000);
         assertThat(breakers.recordFailure(origin, quick).probeIntervalMs()).as("not above the cap").isEqualTo(100);
+    }
+
+    private static List<io.delayq.core.JobRef> jobs(int n) {
+        return java.util.stream.IntStream.range(0, n).mapToObj(i -> new io.delayq.core.JobRef("t", "held-" + i))
+                .toList();
     }
 }

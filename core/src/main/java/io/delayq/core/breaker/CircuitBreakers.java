@@ -1,5 +1,8 @@
 package io.delayq.core.breaker;
 
+import io.delayq.core.JobRef;
+
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -13,6 +16,12 @@ import java.util.List;
  */
 public interface CircuitBreakers {
 
+    /** Origins with a record at most, by default ({@code delivery.breaker.maxOrigins}); see {@link #recordFailure}. */
+    int DEFAULT_MAX_ORIGINS = 10_000;
+
+    /** How long a closed circuit is kept after its last change, by default ({@code delivery.breaker.idleExpiry}). */
+    long DEFAULT_IDLE_EXPIRY_MS = 3_600_000;
+
     /**
      * A failed attempt to the origin (a connection failure, a timeout or a 5xx). Closed: counts it, and opens the
      * circuit when {@code policy.failureThreshold()} failures are reached in a row (the first probe is then due
@@ -21,7 +30,20 @@ public interface CircuitBreakers {
      *
      * @return the circuit after the failure
      */
-    OriginCircuit recordFailure(String origin, BreakerPolicy policy);
+    default OriginCircuit recordFailure(String origin, BreakerPolicy policy) {
+        return recordFailure(origin, policy, DEFAULT_MAX_ORIGINS);
+    }
+
+    /**
+     * {@link #recordFailure(String, BreakerPolicy)}, bounded: an origin without a record gets one only while fewer
+     * than {@code maxOrigins} origins have one (issue 26, finding 5), so that callbacks to ever new ports or
+     * subdomains cannot grow the records without bound. Counted without a lock, so concurrent failures of new origins
+     * may pass the bound by a few.
+     *
+     * @return the circuit after the failure, or {@code null} when the origin is not tracked (no record, and the bound
+     *         reached): its failures are not counted and its jobs are never held
+     */
+    OriginCircuit recordFailure(String origin, BreakerPolicy policy, int maxOrigins);
 
     /**
      * A successful attempt to the origin: the failures are reset, and an open circuit closes ({@code closedAt} set).
@@ -37,12 +59,63 @@ public interface CircuitBreakers {
      */
     boolean claimProbe(String origin);
 
-    /** Adds {@code delta} (negative: jobs released) to the origin's held jobs, never below 0. */
-    void addHeld(String origin, long delta);
+    /**
+     * Changes the set of jobs held for the origin, whose size is the circuit's {@link OriginCircuit#heldJobs}:
+     * {@code held} join it, {@code released} (attempted again, cancelled, gone) leave it. By job, so a job counts once
+     * however often it is held, and releasing a job twice, or one never held, changes nothing: the count cannot drift
+     * the way a counter of +1s and -1s does when a held job never comes back. An origin without a record gets none
+     * for a change that leaves its set empty.
+     */
+    void updateHeld(String origin, Collection<JobRef> held, Collection<JobRef> released);
+
+    /**
+     * Up to {@code limit} of the jobs held for the origin, longest held first: what a caller checks against the job
+     * store (still scheduled, still held?) to release the ones that are not, e.g. when the circuit closes.
+     */
+    List<JobRef> heldJobs(String origin, int limit);
 
     /** The origin's circuit, or {@link OriginCircuit#closed} when the store has no record of it. */
     OriginCircuit circuit(String origin);
 
-    /** Every origin the store has a record of, by origin. */
-    List<OriginCircuit> circuits();
+    /**
+     * Every origin the store has a record of, by origin: every page of {@link #circuits(String, int)} (at most
+     * {@code maxOrigins} and a few). For tools and tests; the service reads pages and {@link #notableCircuits}.
+     */
+    default List<OriginCircuit> circuits() {
+        List<OriginCircuit> all = new java.util.ArrayList<>();
+        String after = null;
+        while (true) {
+            List<OriginCircuit> page = circuits(after, 1_000);
+            all.addAll(page);
+            if (page.size() < 1_000) {
+                return all;
+            }
+            after = page.get(page.size() - 1).origin();
+        }
+    }
+
+    /**
+     * One page of circuits by origin: those after {@code after} (exclusive; {@code null}: from the first), at most
+     * {@code limit}. Served by an index in origin order, so a page costs O(limit), not O(origins).
+     */
+    List<OriginCircuit> circuits(String after, int limit);
+
+    /**
+     * The circuits that are open or have jobs held, by origin, at most {@code limit}: what each instance's snapshot
+     * (health check, gauges) reads every 2 s, from an index of them, so its cost does not grow with the closed ones.
+     */
+    List<OriginCircuit> notableCircuits(int limit);
+
+    /** How many origins have a record. */
+    long count();
+
+    /**
+     * Forgets up to {@code max} closed circuits whose last change (failure, success, held job) is older than
+     * {@code idleMs}, with their held sets (a held job not tried again for that long is not coming back to this
+     * origin). Open circuits are never forgotten, however old. Each instance calls it now and then; concurrent calls
+     * forget each circuit once.
+     *
+     * @return how many were forgotten
+     */
+    int expireIdle(long idleMs, int max);
 }

@@ -3,6 +3,7 @@ package io.delayq.service.breaker;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.delayq.core.breaker.BreakerPolicy;
+import io.delayq.core.breaker.CircuitBreakers;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDuration;
@@ -33,6 +34,11 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>{@code minTimeout}</td><td>5s</td><td>A timed-out attempt counts as a failure of its origin only when it
  *       was allowed at least this long (0s to 1h): a job's timeout shorter than the origin's real answer time is the
  *       job's failure, and must not open the circuit other topics' jobs to the origin go through.</td></tr>
+ *   <tr><td>{@code maxOrigins}</td><td>10000</td><td>Origins with a circuit in the store at most (1 to 1,000,000):
+ *       beyond, a new origin's failures are not tracked (its callbacks go untracked), with the meter
+ *       {@code delayq.breaker.untracked-origins} and a WARN at most once a minute.</td></tr>
+ *   <tr><td>{@code idleExpiry}</td><td>1h</td><td>A closed circuit whose last change is older than this is forgotten
+ *       (1m to 7d); an open one never is.</td></tr>
  * </table>
  */
 public class BreakerFactory {
@@ -59,6 +65,37 @@ public class BreakerFactory {
     @NotNull
     @MaxDuration(value = 1, unit = TimeUnit.HOURS)
     private Duration minTimeout = Duration.seconds(5);
+
+    @Min(1)
+    @Max(1_000_000)
+    private int maxOrigins = CircuitBreakers.DEFAULT_MAX_ORIGINS;
+
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.MINUTES)
+    @MaxDuration(value = 7, unit = TimeUnit.DAYS)
+    private Duration idleExpiry = Duration.milliseconds(CircuitBreakers.DEFAULT_IDLE_EXPIRY_MS);
+
+    /** Origins with a circuit at most; a new one beyond is not tracked. */
+    @JsonProperty
+    public int getMaxOrigins() {
+        return maxOrigins;
+    }
+
+    @JsonProperty
+    public void setMaxOrigins(int maxOrigins) {
+        this.maxOrigins = maxOrigins;
+    }
+
+    /** How long a closed circuit is kept after its last change. */
+    @JsonProperty
+    public Duration getIdleExpiry() {
+        return idleExpiry;
+    }
+
+    @JsonProperty
+    public void setIdleExpiry(Duration idleExpiry) {
+        this.idleExpiry = idleExpiry;
+    }
 
     /** The defaults as a policy that topic settings are laid over. */
     public BreakerPolicy policy() {

@@ -38,8 +38,10 @@ import java.util.function.LongSupplier;
  *   <li><b>Just closed</b>: while jobs are held for the origin, they are released at {@code releasePerSecond} per
  *       instance ({@link ReleasePacer}); a job over the rate is held again until its slot.</li>
  * </ul>
- * Held counts per origin ({@code addHeld}) are added up and written once a second ({@link HeldCounts}): +1 per hold,
- * −1 when a held job (its last history entry a hold) is attempted again. Decisions use this instance's
+ * The jobs held per origin ({@code updateHeld}) are gathered and written once a second ({@link HeldCounts}): a job
+ * joins its origin's set when held and leaves it when attempted again (its last history entry a hold); when a circuit
+ * closes, the jobs in the set that are no longer scheduled and held (cancelled meanwhile) leave it too
+ * ({@link HeldCheck}), so that the release after it paces only for jobs really held. Decisions use this instance's
  * {@link OriginView}, read from the store at most once a second per origin. Store writes after an answer run on the
  * breaker's own thread ({@link CircuitWriter}). Any failure of the breaker itself lets the callback through: it must
  * never stop deliveries on its own account.
@@ -57,8 +59,11 @@ public final class CallbackBreaker {
     private final BreakerMetrics metrics;
     private final CircuitViews views;
     private final HeldCounts held = new HeldCounts();
+    private final HeldCheck heldCheck;
     private final CircuitWriter writer;
     private final long minTimeoutMs;
+    private final int maxOrigins;
+    private final UntrackedOrigins untracked;
 
     /**
      * @param minTimeoutMs attempts allowed less time than this say nothing about their origin when they time out
@@ -66,13 +71,26 @@ public final class CallbackBreaker {
      */
     public CallbackBreaker(JobStore store, BreakerPolicy defaults, long minTimeoutMs, LongSupplier storeNowMs,
                            MetricRegistry registry) {
+        this(store, defaults, minTimeoutMs, CircuitBreakers.DEFAULT_MAX_ORIGINS,
+                CircuitBreakers.DEFAULT_IDLE_EXPIRY_MS, storeNowMs, registry);
+    }
+
+    /**
+     * @param maxOrigins   origins with a circuit at most; a new one beyond is not tracked
+     * @param idleExpiryMs a closed circuit whose last change is older than this is forgotten
+     */
+    public CallbackBreaker(JobStore store, BreakerPolicy defaults, long minTimeoutMs, int maxOrigins,
+                           long idleExpiryMs, LongSupplier storeNowMs, MetricRegistry registry) {
         this.minTimeoutMs = minTimeoutMs;
+        this.maxOrigins = maxOrigins;
         this.circuits = circuitsOf(store, defaults);
         this.policies = new TopicBreakerPolicies(defaults);
         this.storeNowMs = storeNowMs;
         this.metrics = new BreakerMetrics(registry);
+        this.untracked = new UntrackedOrigins(metrics.untracked, maxOrigins);
         this.views = circuits == null ? null : new CircuitViews(circuits);
-        this.writer = circuits == null ? null : new CircuitWriter(circuits, held);
+        this.writer = circuits == null ? null : new CircuitWriter(circuits, held, idleExpiryMs);
+        this.heldCheck = circuits == null ? null : new HeldCheck(store, circuits, held);
     }
 
     private static CircuitBreakers circuitsOf(JobStore store, BreakerPolicy defaults) {
@@ -128,7 +146,7 @@ public final class CallbackBreaker {
             return Admission.UNTRACKED;
         }
         if (heldBefore) {
-            held.add(origin, -1); // attempted again (or held again, which adds it back)
+            held.release(origin, job.ref()); // attempted again (or held again, which adds it back)
         }
         if (!policy.enabled()) {
             return Admission.UNTRACKED;
@@ -152,13 +170,14 @@ public final class CallbackBreaker {
                 }
             }
             long until = Math.max(now, circuit.nextProbeAt()) + PROBE_ANSWER_MARGIN_MS + spread(circuit, policy);
-            return hold(view, policy, until - now, HoldReasons.open(origin, circuit.openedAt(), until));
+            return hold(view, job, policy, until - now, HoldReasons.open(origin, circuit.openedAt(), until));
         }
         int rate = policy.releasePerSecond();
         if (view.releasing(circuit, now, rate)) {
             long slot = view.pacer.slot(job.ref(), now, rate);
             if (slot > 0) {
-                return hold(view, policy, slot - now, HoldReasons.releasing(origin, circuit.closedAt(), rate, slot));
+                return hold(view, job, policy, slot - now,
+                        HoldReasons.releasing(origin, circuit.closedAt(), rate, slot));
             }
         }
         return Admission.send(view, policy, false);
@@ -191,7 +210,11 @@ public final class CallbackBreaker {
                         if (before.isOpen() && !admission.probe) {
                             return; // opened by a failure written since this one came: it was in flight, nothing new
                         }
-                        OriginCircuit after = circuits.recordFailure(origin, policy);
+                        OriginCircuit after = circuits.recordFailure(origin, policy, maxOrigins);
+                        if (after == null) {
+                            untracked.failed(origin); // maxOrigins have a circuit: this one goes untracked
+                            return;
+                        }
                         view.update(after);
                         counted(CircuitLog.changed(before, after, policy, cause));
                     });
@@ -206,7 +229,11 @@ public final class CallbackBreaker {
                             OriginCircuit before = view.circuit();
                             OriginCircuit after = circuits.recordSuccess(origin);
                             view.update(after);
-                            counted(CircuitLog.changed(before, after, policy, "answered " + cause));
+                            int change = CircuitLog.changed(before, after, policy, "answered " + cause);
+                            counted(change);
+                            if (change < 0) {
+                                heldCheck.releaseGone(origin, view); // closed: count only the jobs really held
+                            }
                         } finally {
                             view.successPending.set(false);
                         }
@@ -230,8 +257,8 @@ public final class CallbackBreaker {
         }
     }
 
-    private Admission hold(OriginView view, BreakerPolicy policy, long delayMs, String reason) {
-        held.add(view.origin, 1);
+    private Admission hold(OriginView view, Job job, BreakerPolicy policy, long delayMs, String reason) {
+        held.hold(view.origin, job.ref());
         metrics.jobsHeld.mark();
         return Admission.hold(view, policy, Failure.held(Math.max(0, delayMs), reason));
     }
@@ -254,7 +281,7 @@ public final class CallbackBreaker {
         return bound <= 0 ? 0 : ThreadLocalRandom.current().nextLong(bound + 1);
     }
 
-    private static boolean lastEntryHeld(Job job) {
+    static boolean lastEntryHeld(Job job) {
         List<Attempt> history = job.history();
         // a consumer's release is held too, but never counted as held for an origin
         Attempt last = history.isEmpty() ? null : history.get(history.size() - 1);

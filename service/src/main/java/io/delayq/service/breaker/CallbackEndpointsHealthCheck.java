@@ -31,7 +31,7 @@ public final class CallbackEndpointsHealthCheck extends HealthCheck {
                 + reading.error() + ")";
         List<OriginCircuit> open = reading.circuits().stream().filter(OriginCircuit::isOpen).toList();
         if (open.isEmpty()) {
-            return Result.healthy("no circuit open (%d origins with a record)%s", reading.circuits().size(), stale);
+            return Result.healthy("no circuit open (%d origins with a record)%s", reading.total(), stale);
         }
         StringBuilder message = new StringBuilder("degraded: ");
         for (int i = 0; i < Math.min(NAMED, open.size()); i++) {

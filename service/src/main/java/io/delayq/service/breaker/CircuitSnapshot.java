@@ -8,15 +8,27 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Every origin's circuit as the store has it, read at most once per {@value #MAX_AGE_MS} ms however often the health
- * check, the gauges and the Prometheus scrape ask: one {@code circuits()} call (O(origins that ever failed)) per
- * period per instance. The admin endpoint reads the store itself.
+ * The notable circuits (open, or with jobs held) as the store has them, read at most once per {@value #MAX_AGE_MS} ms
+ * however often the health check, the gauges and the Prometheus scrape ask: one {@code notableCircuits} call of at
+ * most {@value #MAX_NOTABLE} and one {@code count()} per period per instance, whatever the number of closed circuits
+ * (issue 26, finding 5). The admin endpoint reads pages of the store itself.
  */
 public final class CircuitSnapshot {
     static final long MAX_AGE_MS = 2_000;
 
-    /** The circuits, or why they could not be read ({@code error} non-null, {@code circuits} then the last known). */
-    public record Reading(List<OriginCircuit> circuits, String error) {
+    /** Notable circuits read at most: more open circuits than this are counted in {@code total} only. */
+    static final int MAX_NOTABLE = 1_000;
+
+    /**
+     * The notable circuits, or why they could not be read ({@code error} non-null, the rest then the last known).
+     *
+     * @param circuits the open circuits and those with jobs held, by origin, at most {@value #MAX_NOTABLE}
+     * @param total    how many origins have a circuit
+     */
+    public record Reading(List<OriginCircuit> circuits, long total, String error) {
+        public Reading(List<OriginCircuit> circuits, String error) {
+            this(circuits, circuits.size(), error);
+        }
     }
 
     private final CircuitBreakers store;
@@ -49,9 +61,10 @@ public final class CircuitSnapshot {
         long now = System.nanoTime();
         if (last == null || now - readAtNanos > TimeUnit.MILLISECONDS.toNanos(MAX_AGE_MS)) {
             try {
-                last = new Reading(store.circuits(), null);
+                last = new Reading(store.notableCircuits(MAX_NOTABLE), store.count(), null);
             } catch (RuntimeException e) {
-                last = new Reading(last == null ? List.of() : last.circuits(), e.toString());
+                last = last == null ? new Reading(List.of(), 0, e.toString())
+                        : new Reading(last.circuits(), last.total(), e.toString());
             }
             readAtNanos = now;
         }

@@ -39,11 +39,13 @@ public record CircuitView(String origin, String state, int consecutiveFailures, 
     }
 
     /**
-     * {@code GET /v1/admin/circuits}: every origin the store has a record of (any that ever failed), by origin.
+     * {@code GET /v1/admin/circuits}: one page of the origins the store has a circuit of, by origin.
      *
-     * @param enabled whether the breaker is on by default ({@code delivery.breaker.enabled}; topics may differ)
-     * @param kept    whether the store keeps circuits at all
+     * @param enabled    whether the breaker is on by default ({@code delivery.breaker.enabled}; topics may differ)
+     * @param kept       whether the store keeps circuits at all
+     * @param nextCursor the {@code cursor} of the next page; absent on the last
      */
-    public record Circuits(boolean enabled, boolean kept, List<CircuitView> items) {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Circuits(boolean enabled, boolean kept, List<CircuitView> items, String nextCursor) {
     }
 }

@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The breaker's store writes, on one thread of their own: failures and successes are recorded in the order their
- * answers came (they come on HTTP client threads, which must not block), and the held counts are flushed every second.
+ * answers came (they come on HTTP client threads, which must not block), the held jobs are flushed every second, and
+ * closed circuits idle for {@code idleExpiry} are forgotten every minute.
  * At most {@value #MAX_QUEUED} writes wait; beyond that a write is dropped with a log line — a circuit's count is soft
  * state, and a store that slow fails the deliveries anyway.
  */
@@ -20,16 +21,21 @@ final class CircuitWriter {
     private static final int MAX_QUEUED = 10_000;
     private static final long FLUSH_MS = 1_000;
     private static final long ERROR_LOG_MS = 30_000;
+    /** How often idle circuits are looked for (at most; half the expiry when that is shorter). */
+    private static final long EXPIRE_EVERY_MS = 60_000;
+    private static final int EXPIRE_BATCH = 1_000;
 
     private final CircuitBreakers store;
     private final HeldCounts held;
+    private final long idleExpiryMs;
     private final AtomicInteger queued = new AtomicInteger();
     private volatile ScheduledThreadPoolExecutor thread;
     private volatile long lastErrorLogMs;
 
-    CircuitWriter(CircuitBreakers store, HeldCounts held) {
+    CircuitWriter(CircuitBreakers store, HeldCounts held, long idleExpiryMs) {
         this.store = store;
         this.held = held;
+        this.idleExpiryMs = idleExpiryMs;
     }
 
     synchronized void start() {
@@ -39,6 +45,8 @@ final class CircuitWriter {
             return t;
         });
         thread.scheduleWithFixedDelay(this::flushHeld, FLUSH_MS, FLUSH_MS, TimeUnit.MILLISECONDS);
+        long expiryMs = Math.max(FLUSH_MS, Math.min(EXPIRE_EVERY_MS, idleExpiryMs / 2));
+        thread.scheduleWithFixedDelay(this::expireIdle, expiryMs, expiryMs, TimeUnit.MILLISECONDS);
     }
 
     /** Runs what is queued, flushes the held counts a last time, and ends the thread (waits up to 5 s). */
@@ -92,6 +100,26 @@ final class CircuitWriter {
             held.flush(store);
         } catch (RuntimeException e) {
             failed("count held jobs", e);
+        }
+    }
+
+    /**
+     * Forgets the closed circuits idle for {@code idleExpiry} (issue 26, finding 5), a bounded batch at a time, until
+     * none is left; every instance does it, and the store forgets each circuit once.
+     */
+    private void expireIdle() {
+        try {
+            int total = 0;
+            int forgotten;
+            do {
+                forgotten = store.expireIdle(idleExpiryMs, EXPIRE_BATCH);
+                total += forgotten;
+            } while (forgotten == EXPIRE_BATCH);
+            if (total > 0) {
+                LOG.info("circuit breaker: forgot {} closed circuits idle for {} s", total, idleExpiryMs / 1_000);
+            }
+        } catch (RuntimeException e) {
+            failed("forget idle circuits", e);
         }
     }
 

@@ -8,10 +8,12 @@ import io.delayq.core.archive.JobArchive;
 import io.delayq.core.breaker.OriginCircuit;
 import io.delayq.service.auth.Role;
 import io.delayq.service.auth.Scope;
+import io.delayq.service.http.Paging;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
@@ -48,21 +50,36 @@ public class CircuitsResource {
         this.enabledByDefault = enabledByDefault;
     }
 
-    /** 200 with every origin that has a record (read from the store now), by origin. */
+    /**
+     * One page of circuits by origin, read from the store now (issue 26, finding 5: the records are bounded and the
+     * listing paged).
+     *
+     * <ul>
+     *   <li>200 OK: {@code {enabled, kept, items, nextCursor}}; {@code nextCursor} absent on the last page</li>
+     *   <li>400 Bad Request: a {@code limit} outside 1 to 1000, or a {@code cursor} this service did not give</li>
+     * </ul>
+     */
     @GET
     @Timed
     @ExceptionMetered
-    public CircuitView.Circuits list(@Context SecurityContext caller) {
+    public CircuitView.Circuits list(@Context SecurityContext caller, @QueryParam("limit") Integer limit,
+                                     @QueryParam("cursor") String cursor) {
+        int pageSize = Paging.limit(limit);
+        String after = Paging.after(cursor);
         if (circuits == null) {
-            return new CircuitView.Circuits(enabledByDefault, false, List.of());
+            return new CircuitView.Circuits(enabledByDefault, false, List.of(), null);
         }
         Scope scope = Scope.of(caller);
         if (scope.isOperator()) {
+            Paging.Page<OriginCircuit> page = Paging.page(after, pageSize, circuits::circuits, OriginCircuit::origin,
+                    c -> true);
             return new CircuitView.Circuits(enabledByDefault, true,
-                    circuits.circuits().stream().map(CircuitView::of).toList());
+                    page.items().stream().map(CircuitView::of).toList(), page.nextCursor());
         }
+        // a tenant sees the origins its own jobs use, without the held counts of every tenant's jobs
         Predicate<OriginCircuit> used = TenantOrigins.of(scope, store, archive, System.currentTimeMillis());
+        Paging.Page<OriginCircuit> page = Paging.page(after, pageSize, circuits::circuits, OriginCircuit::origin, used);
         return new CircuitView.Circuits(enabledByDefault, true,
-                circuits.circuits().stream().filter(used).map(CircuitView::withoutHeldJobs).toList());
+                page.items().stream().map(CircuitView::withoutHeldJobs).toList(), page.nextCursor());
     }
 }

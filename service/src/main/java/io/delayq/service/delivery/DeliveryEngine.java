@@ -106,7 +106,8 @@ public final class DeliveryEngine implements Managed {
         this.outcomes = new AttemptOutcomes(store, policy, clock, scheduler, timers, this.metrics, errors, budget,
                 writeTimes, config.getAsyncAckTimeout().toMilliseconds());
         this.breaker = new CallbackBreaker(store, config.getBreaker().policy(),
-                config.getBreaker().getMinTimeout().toMilliseconds(), clock::storeNowMillis, metrics);
+                config.getBreaker().getMinTimeout().toMilliseconds(), config.getBreaker().getMaxOrigins(),
+                config.getBreaker().getIdleExpiry().toMilliseconds(), clock::storeNowMillis, metrics);
         this.sender = new CallbackSender(config.callbackGuard(), policy, clock,
                 outcomes, this.metrics, config.getMaxRetryAfter().toMilliseconds(), budget,
                 new CallbackTracing(GlobalOpenTelemetry.get()), breaker);

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +43,10 @@ import java.util.function.LongSupplier;
  * {@link DeadNotice#failed} with the next attempt due after a doubling wait, or FAILED for good after
  * {@link NoticePolicy#maxAttempts()} attempts. It never loops: every attempt uses one of those attempts.
  *
+ * <p>A notice is sent only for a letter that is still there and not replayed: right after claiming it, the sender reads
+ * the letter again ({@link JobArchive#deadLetter(String)}, by key) and does not send the notice of a letter purged or
+ * replayed meanwhile ({@value #WITHDRAWN_METER}); a replayed letter's notice is recorded FAILED with the reason.
+ *
  * <p>At least once: a claim lapses {@link NoticePolicy#claimLapsesAt} after it was made, so a notice whose sender
  * died mid-send (or could not record its outcome) is sent again by any instance, as the next attempt. A claim that
  * lapsed on the last attempt is recorded FAILED with "outcome unknown" rather than sent past the limit. On a clean stop
@@ -59,6 +64,7 @@ public final class DeadNoticeSender implements Managed {
     public static final String SENT_METER = "delayq.notices.sent";
     public static final String FAILED_METER = "delayq.notices.failed";
     public static final String GIVEN_UP_METER = "delayq.notices.given-up";
+    public static final String WITHDRAWN_METER = "delayq.notices.withdrawn";
     public static final String DUE_GAUGE = "delayq.notices.due";
     public static final String HEALTH_CHECK = "dead-notices";
     /** Failed attempts in a row from which the health check says that notices keep failing. */
@@ -79,6 +85,7 @@ public final class DeadNoticeSender implements Managed {
     private final Meter sent;
     private final Meter failed;
     private final Meter givenUp;
+    private final Meter withdrawn;
     private final Object wakeUp = new Object();
 
     private volatile int lastDue;
@@ -115,6 +122,7 @@ public final class DeadNoticeSender implements Managed {
         this.sent = metrics.meter(SENT_METER);
         this.failed = metrics.meter(FAILED_METER);
         this.givenUp = metrics.meter(GIVEN_UP_METER);
+        this.withdrawn = metrics.meter(WITHDRAWN_METER);
         metrics.remove(DUE_GAUGE);
         // Unknown (null: no Prometheus sample) while the archive cannot be read, rather than the last count seen.
         metrics.register(DUE_GAUGE, (Gauge<Integer>) () -> archiveError == null ? lastDue : null);
@@ -218,6 +226,9 @@ public final class DeadNoticeSender implements Managed {
                     LOG.debug("Dead notice of {} claimed by another instance (or its letter purged)", letter.key());
                     continue;
                 }
+                if (withdrawn(letter, claimed)) {
+                    continue;
+                }
                 sending.add(new Sending(letter, claimed, send(letter, claimed)));
             }
         } finally {
@@ -226,6 +237,31 @@ public final class DeadNoticeSender implements Managed {
             }
         }
         return due.size();
+    }
+
+    /**
+     * Whether a notice just claimed must not be sent after all, because its letter was purged or replayed since the
+     * due notices were read (issue 26, finding 19): the letter is read again by its key, after the claim, so that a
+     * purge or replay an operator finished before this check is always seen. A replayed letter's notice is settled
+     * FAILED, saying why, so that it is not due again; a purged letter has nothing left to record on.
+     */
+    private boolean withdrawn(DeadLetter due, DeadNotice claimed) {
+        Optional<DeadLetter> now = archive.deadLetter(due.key());
+        if (now.isEmpty()) {
+            withdrawn.mark();
+            LOG.info("Dead notice of {} not sent: its dead letter was purged", due.key());
+            return true;
+        }
+        if (now.get().isReplayed()) {
+            withdrawn.mark();
+            DeadLetter.Replay replay = now.get().lastReplay();
+            String why = "not sent: the dead letter was replayed" + (replay == null ? ""
+                    : " at " + Instant.ofEpochMilli(replay.at()) + " as job " + replay.newJobId());
+            archive.recordNotice(due.key(), claimed.attempts(), claimed.failed(why, null, -1));
+            LOG.info("Dead notice of {} {}", due.key(), why);
+            return true;
+        }
+        return false;
     }
 
     /** A claimed notice and its answer to come. */

@@ -8,6 +8,7 @@ import io.delayq.core.TopicStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +59,24 @@ public final class TopicDepthGauges {
             TopicStats now = stats.getValue();
             return now == null ? null : now.leased();
         });
+    }
+
+    /**
+     * Removes the gauges of every topic not in {@code listed} (deleted or forgotten, on any instance: issue 26,
+     * finding 12), so that the gauges do not grow with every topic ever used.
+     */
+    public void retainOnly(Set<String> listed) {
+        for (String topic : List.copyOf(registered)) {
+            if (!listed.contains(topic) && registered.remove(topic)) {
+                metrics.remove(PREFIX + topic + ".scheduled");
+                metrics.remove(PREFIX + topic + ".leased");
+            }
+        }
+    }
+
+    /** Topics with gauges, for tests. */
+    Set<String> tracked() {
+        return Set.copyOf(registered);
     }
 
     /** Registers the gauges of every topic the store knows; a store that cannot be reached is skipped. */

@@ -6,12 +6,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delayq.core.JobRules;
 import io.delayq.core.JobStore;
+import io.delayq.core.StoreException;
+import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicSettings;
 import io.delayq.service.api.HeaderValues;
 import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.Role;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -19,6 +22,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
 import java.util.function.Consumer;
@@ -105,5 +109,31 @@ public class TopicResource {
 
     private TopicView view(String topic) {
         return TopicView.of(store.stats(topic), TopicSettingsView.of(store.settings(topic)));
+    }
+
+    /**
+     * Forgets a topic without scheduled or leased jobs (issue 26, finding 12): its settings and its entry in the topic
+     * list go; its finished jobs and counters stay while the store keeps them, and a new job registers it again.
+     *
+     * <ul>
+     *   <li>204 No Content: forgotten (also when it was not listed)</li>
+     *   <li>403 Forbidden: the token lacks the admin role</li>
+     *   <li>409 Conflict: it has scheduled or leased jobs; nothing changed</li>
+     *   <li>422 Unprocessable Content: the topic name is not valid</li>
+     * </ul>
+     */
+    @DELETE
+    @Timed
+    @ExceptionMetered
+    @RolesAllowed(Role.ADMIN)
+    public Response delete(@Context SecurityContext caller, @PathParam("topic") String topic) {
+        String name = JobRules.checkClientTopic(topic);
+        if (!store.deleteTopic(name)) {
+            throw new StoreException(StoreStatus.CONFLICT, "topic " + name + " has scheduled or leased jobs; cancel"
+                    + " them or let them finish, then delete it");
+        }
+        settingsChanged.accept(name);
+        audit.record(caller, "topic.delete", name, 1, null);
+        return Response.noContent().build();
     }
 }

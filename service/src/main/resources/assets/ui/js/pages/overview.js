@@ -1,4 +1,4 @@
-// Overview: every topic with its counters, paused badge, delivered/min and lateness p99 sparklines, and the open
+// Overview: the topics, a page at a time, with their counters, paused badge, delivered/min and lateness p99 sparklines, and the open
 // problems (dead letters, paused topics). Counters poll every 2 s; the per-minute history changes once a minute, so
 // each topic's is fetched at most every 15 s.
 import { h, replace, num, routeLink, table, emptyRow } from '../dom.js';
@@ -9,12 +9,19 @@ import { sparkline } from '../charts.js';
 const HISTORY_MAX_AGE_MS = 15000;
 // Sparklines for at most this many topics: a dashboard must not ask the store for hundreds of histories at a time.
 const SPARKLINE_TOPICS = 50;
+// Topics per page of GET /v1/topics (its largest): the 2 s poll reads one page, never every topic (issue 26, finding 12).
+const PAGE_SIZE = 1000;
 
 export function mount(root, params, ctx) {
   const problems = h('ul', { class: 'problems', testid: 'problems' });
   const body = h('div', { testid: 'topics' });
   const updated = h('span', { class: 'muted', testid: 'updated' });
-  replace(root, h('h1', {}, 'Topics ', updated), h('div', { class: 'card' }, h('h2', {}, 'Open problems'), problems), body);
+  const pager = h('div', { class: 'pager', testid: 'topic-pager' });
+  replace(root, h('h1', {}, 'Topics ', updated), h('div', { class: 'card' }, h('h2', {}, 'Open problems'), problems), body, pager);
+  // The cursor of each page seen so far: cursors[i] asks for page i (null: the first).
+  const cursors = [null];
+  let pageIndex = 0;
+  let nextCursor = null;
   const histories = new Map();
 
   const history = (topic) => {
@@ -30,7 +37,10 @@ export function mount(root, params, ctx) {
 
   const live = new Live(async () => {
     try {
-      const { topics } = await get('/v1/topics');
+      const page = await get('/v1/topics' + query({ limit: PAGE_SIZE, cursor: cursors[pageIndex] }));
+      const topics = page.items || [];
+      nextCursor = page.nextCursor || null;
+      renderPager();
       const withHistory = await Promise.all(topics.map((t, i) => (i < SPARKLINE_TOPICS && !isDotName(t.topic) ? history(t.topic) : null)));
       render(topics, withHistory);
       updated.textContent = `updated ${new Date().toLocaleTimeString()}`;
@@ -38,6 +48,22 @@ export function mount(root, params, ctx) {
       ctx.showError(e);
     }
   }).start();
+
+  function renderPager() {
+    if (pageIndex === 0 && !nextCursor) {
+      replace(pager);
+      return;
+    }
+    const go = (delta) => () => {
+      if (delta > 0) cursors[pageIndex + 1] = nextCursor;
+      pageIndex += delta;
+      live.tick(); // this page now, then every 2 s
+    };
+    replace(pager,
+      h('button', { type: 'button', testid: 'topics-previous', disabled: pageIndex === 0, on: { click: go(-1) } }, 'Previous'), ' ',
+      h('span', { class: 'muted' }, `page ${pageIndex + 1}`), ' ',
+      h('button', { type: 'button', testid: 'topics-next', disabled: !nextCursor, on: { click: go(1) } }, 'Next'));
+  }
 
   function render(topics, historyOf) {
     const rows = topics.map((t, i) => {

@@ -7,6 +7,11 @@
 -- "O|3|mhzkx3b4||mhzkx3go|5k|0" (open since mhzkx3b4 after 3 failures, next probe at mhzkx3go, 200 ms between probes).
 -- A few dozen bytes per origin that ever failed, not per job. CircuitRecord.java reads the same text.
 -- In a script the circuit is a table: s, f, o, c, p, i, h.
+-- Every breaker script has the same first four KEYS, all under the hash tag {dq:circuits} (one cluster slot, that of
+-- dq:circuits itself, whose whole name is hashed): KEYS[1] the circuits HASH, KEYS[2] ZSET of their origins (score 0:
+-- in origin order, for the paged listing), KEYS[3] ZSET origin -> its last change (ms, for the expiry of idle closed
+-- circuits), KEYS[4] ZSET of the notable origins (open, or jobs held; score 0), which each instance's snapshot reads.
+-- write_circuit keeps the three indexes in step with the HASH (issue 26, finding 5).
 
 local function read_circuit(key, origin)
   local rec = redis.call('HGET', key, origin)
@@ -35,5 +40,20 @@ local function write_circuit(key, origin, c)
   local rec = c.s .. '|' .. b36(c.f) .. '|' .. opt_b36(c.o) .. '|' .. opt_b36(c.c) .. '|' .. b36(c.p) .. '|'
     .. b36(c.i) .. '|' .. b36(c.h)
   redis.call('HSET', key, origin, rec)
+  redis.call('ZADD', KEYS[2], 0, origin)
+  redis.call('ZADD', KEYS[3], now_ms(), origin)
+  if c.s == 'O' or c.h > 0 then
+    redis.call('ZADD', KEYS[4], 0, origin)
+  else
+    redis.call('ZREM', KEYS[4], origin)
+  end
   return rec
+end
+
+-- Removes a circuit and its indexes entries (its held set is the caller's).
+local function forget_circuit(key, origin)
+  redis.call('HDEL', key, origin)
+  redis.call('ZREM', KEYS[2], origin)
+  redis.call('ZREM', KEYS[3], origin)
+  redis.call('ZREM', KEYS[4], origin)
 end
