@@ -40,10 +40,13 @@ class RateLimitFleetTest {
         String other = TestApps.topic();
         ConcurrentLinkedQueue<FastReceiver.Request> limited = new ConcurrentLinkedQueue<>();
         Map<String, Long> otherArrivals = new ConcurrentHashMap<>();
+        Set<String> warmed = ConcurrentHashMap.newKeySet();
         List<DropwizardTestSupport<DelayqConfiguration>> instances = new ArrayList<>();
         try (FastReceiver receiver = new FastReceiver(r -> {
             String id = r.header("Delayq-Id");
-            if (other.equals(r.header("Delayq-Topic"))) {
+            if (r.header("Delayq-Topic").startsWith("warm-")) {
+                warmed.add(r.header("Delayq-Id"));
+            } else if (other.equals(r.header("Delayq-Topic"))) {
                 otherArrivals.putIfAbsent(id, r.receivedAtMs());
             } else {
                 limited.add(r);
@@ -54,6 +57,7 @@ class RateLimitFleetTest {
                 instance.before();
                 instances.add(instance);
             }
+            warmUp(instances, receiver.url("/warm-up"), warmed);
             Api admin = api(instances.get(0), TestApps.ADMIN);
             Api.Answer put = admin.put("/v1/topics/" + topic,
                     "{\"rateLimit\":{\"perSecond\":" + PER_SECOND + ",\"burst\":" + BURST + "}}");
@@ -85,7 +89,8 @@ class RateLimitFleetTest {
             List<Long> arrivals = limited.stream().map(FastReceiver.Request::receivedAtMs).sorted().toList();
             int worst = worstWindow(arrivals, 1_000);
             assertThat(worst).as("deliveries in the busiest one-second window at the receiver (limit %d/s, burst %d;"
-                    + " three instances)", PER_SECOND, BURST).isLessThanOrEqualTo(PER_SECOND + BURST);
+                    + " three instances); %d deliveries, arrivals per 100 ms from the first: %s", PER_SECOND, BURST,
+                    arrivals.size(), histogram(arrivals)).isLessThanOrEqualTo(PER_SECOND + BURST);
             assertThat(limited).as("every delivery is the job's first attempt: waiting on the limit used none")
                     .allSatisfy(r -> assertThat(r.header("Delayq-Attempt")).as(r.header("Delayq-Id")).isEqualTo("1"));
             long span = arrivals.get(arrivals.size() - 1) - arrivals.get(0);
@@ -111,6 +116,34 @@ class RateLimitFleetTest {
                 instance.after();
             }
         }
+    }
+
+    /**
+     * Every instance delivers a few jobs first, so that the measured jobs do not start with the first callback's cost
+     * (the connection to the receiver, code not yet compiled): slow first deliveries followed by quick ones would put
+     * more of the bucket's grants into one second at the receiver than the store granted in any second.
+     */
+    private static void warmUp(List<DropwizardTestSupport<DelayqConfiguration>> instances, String url,
+                               Set<String> warmed) throws InterruptedException {
+        List<String> items = new ArrayList<>();
+        String warm = "warm-" + TestApps.topic();
+        for (int i = 0; i < 60; i++) {
+            items.add(item("w-" + i, System.currentTimeMillis(), url));
+        }
+        post(api(instances.get(0), TestApps.PRODUCER), warm, items);
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (warmed.size() < items.size() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(warmed).as("the warm-up's jobs").hasSize(items.size());
+    }
+
+    /** Arrivals per 100 ms from the first one, for the message of a failed assertion. */
+    private static String histogram(List<Long> sortedArrivals) {
+        long first = sortedArrivals.get(0);
+        int[] bins = new int[(int) ((sortedArrivals.get(sortedArrivals.size() - 1) - first) / 100) + 1];
+        sortedArrivals.forEach(t -> bins[(int) ((t - first) / 100)]++);
+        return java.util.Arrays.toString(bins);
     }
 
     /** The most arrivals within any {@code windowMs} (a window starting at each arrival). */
