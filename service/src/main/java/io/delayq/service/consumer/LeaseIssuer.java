@@ -61,7 +61,7 @@ final class LeaseIssuer {
         }
         ReserveResult result = store.reserve(topic, Delivery.PULL, taken.granted(), length);
         permits.reserved(topic, TopicPermits.Lane.PULL, taken, result.leases().size());
-        if (taken.limited() && result.leases().size() == taken.granted()) {
+        if (taken.limited() && result.leases().size() == taken.granted() && result.nextDueAt() >= 0) {
             // More may be due, but not before the next permit: that is when a long poll should look again.
             long nextPermit = result.now() + taken.retryAfterMs();
             result = new ReserveResult(result.leases(), Math.max(result.nextDueAt(), nextPermit), result.now());

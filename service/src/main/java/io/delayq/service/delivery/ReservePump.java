@@ -130,9 +130,11 @@ final class ReservePump implements FairScheduler.Pump {
         if (taken != null) {
             permits.reserved(ts.topic, TopicPermits.Lane.PUSH, taken, got);
             if (taken.limited() && got == taken.granted()) {
-                // More may be due, but not before the next permit: no turn until then.
-                long nextPermit = clock.storeNowMillis() + taken.retryAfterMs();
-                timers.armDue(ts, Math.max(result.nextDueAt(), nextPermit), Long.MIN_VALUE);
+                // More may be due, but not before the next permit: no turn until then (none when nothing is pending).
+                if (result.nextDueAt() >= 0) {
+                    long nextPermit = clock.storeNowMillis() + taken.retryAfterMs();
+                    timers.armDue(ts, Math.max(result.nextDueAt(), nextPermit), Long.MIN_VALUE);
+                }
                 return got;
             }
         }

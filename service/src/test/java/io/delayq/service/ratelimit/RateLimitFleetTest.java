@@ -100,8 +100,11 @@ class RateLimitFleetTest {
             assertThat(otherArrivals).as("the other topic's jobs").hasSize(OTHER_JOBS);
             long otherLast = otherArrivals.values().stream().mapToLong(Long::longValue).max().orElseThrow();
             long limitedHalf = arrivals.get(JOBS / 2);
+            List<Long> otherLate = otherArrivals.values().stream().map(t -> t - dueAt).sorted().toList();
             assertThat(otherLast).as("the unlimited topic is not held behind the limited one (its last job arrives"
-                    + " before half the limited topic has)").isLessThan(limitedHalf);
+                    + " before half the limited topic has); its jobs' ms after the due time: %s; the limited topic's"
+                    + " first, 200th and last: %d, %d, %d ms", otherLate, arrivals.get(0) - dueAt, limitedHalf - dueAt,
+                    arrivals.get(arrivals.size() - 1) - dueAt).isLessThan(limitedHalf);
 
             for (DropwizardTestSupport<DelayqConfiguration> instance : instances) {
                 assertThat(instance.getEnvironment().metrics().getMeters()
