@@ -131,6 +131,11 @@ public final class BenchMain {
                     opts.serviceJar()).run();
             checkpoint(results, sizes, opts, started);
         }
+        if (opts.runs("RATE") && opts.uses("delayq") && budget.allows("rate-limit precision", List.of("RATE"))) {
+            new RatePrecision(new RedisBackend(redis), sizes.withReps(opts.serviceReps()), results, log,
+                    opts.serviceJar()).run();
+            checkpoint(results, sizes, opts, started);
+        }
     }
 
     /**
@@ -153,6 +158,10 @@ public final class BenchMain {
         }
         if (noisy) {
             tables.add("PG-" + NoisyNeighbour.TABLE);
+        }
+        boolean rate = opts.runs("RATE") && opts.uses("delayq");
+        if (rate) {
+            tables.add("PG-" + RatePrecision.TABLE);
         }
         if (tables.isEmpty()) {
             return;
@@ -213,6 +222,11 @@ public final class BenchMain {
             }
             if (noisy && budget.allows("noisy neighbour (PostgreSQL)", List.of("PG-" + NoisyNeighbour.TABLE))) {
                 new NoisyNeighbour(new PostgresBackend(pg), sizes.withReps(opts.serviceReps()), results, log,
+                        opts.serviceJar()).run();
+                checkpoint(results, sizes, opts, started);
+            }
+            if (rate && budget.allows("rate-limit precision (PostgreSQL)", List.of("PG-" + RatePrecision.TABLE))) {
+                new RatePrecision(new PostgresBackend(pg), sizes.withReps(opts.serviceReps()), results, log,
                         opts.serviceJar()).run();
                 checkpoint(results, sizes, opts, started);
             }

@@ -19,8 +19,8 @@ import java.util.Set;
  *       as before), the PostgreSQL part (W1–W4 and CHURN on PostgreSQL), or both (Redis first, W5 last); or, on its own,
  *       the cluster scaling part (delayq's W1 bulk, W3, W4 on standalone and on Redis Clusters of 1, 2, 3 masters the
  *       bench forms, and minReplicas 0 vs 1 with a replica per master)</td></tr>
- *   <tr><td>{@code --only W1,W2,…}</td><td>all</td><td>workloads: W1 W2 W3 W4 W5 W6 CEILING CHURN NOISY (each in the parts that have
- *       it; NOISY is the noisy neighbour of two tenants, on both stores)</td></tr>
+ *   <tr><td>{@code --only W1,W2,…}</td><td>all</td><td>workloads: W1 W2 W3 W4 W5 W6 CEILING CHURN NOISY RATE (each in the parts that
+ *       have it; NOISY is the noisy neighbour of two tenants, RATE the rate-limit precision, both on both stores)</td></tr>
  *   <tr><td>{@code --impl a,b}</td><td>all</td><td>implementations: delayq redisson naive bullmq graphile-worker pg-boss
  *       (ceiling rows follow {@code --only})</td></tr>
  *   <tr><td>{@code --out DIR}</td><td>{@code ./bench-results}</td><td>where results.md, results.json and the PNGs go</td></tr>
@@ -40,7 +40,7 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
                            Map<String, String> pgSettings) {
 
     public static final List<String> ALL_WORKLOADS = List.of("W1", "W2", "W3", "W5", "CEILING", "W4", "W6", "CHURN",
-            "NOISY");
+            "NOISY", "RATE");
     public static final List<String> ALL_IMPLS = List.of("delayq", "redisson", "naive", "bullmq", "graphile-worker", "pg-boss");
     public static final List<String> STORES = List.of("redis", "postgres", "both", "cluster");
 
@@ -180,7 +180,7 @@ public record BenchOptions(Sizes sizes, Set<String> workloads, Set<String> impls
     public static String usage() {
         return """
                 usage: java -jar delayq-bench.jar [--quick | --tiny] [--store redis|postgres|both|cluster]
-                                                  [--only W1,W2,W3,W4,W5,W6,CEILING,CHURN,NOISY]
+                                                  [--only W1,W2,W3,W4,W5,W6,CEILING,CHURN,NOISY,RATE]
                                                   [--impl delayq,redisson,naive,bullmq,graphile-worker,pg-boss] [--out DIR] [--reps N]
                                                   [--w5 1000000,8000000,10000000] [--bundled-redis] [--service-jar PATH] [--service-reps N]
                                                   [--budget-min N] [--churn-s N] [--pg-setting name=value]

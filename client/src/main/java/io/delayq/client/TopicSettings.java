@@ -19,9 +19,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param asyncAck         every 202 is an asynchronous acknowledgement; {@code null}: only a 202 with
  *                         {@code Delayq-Async-Ack: true}
  * @param errorBodies      errors quote the receiver's error answer; {@code null}: the status only
+ * @param rateLimit        deliveries and pull leases per second over all instances, and the burst; {@code null}: none
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TopicSettings(Callback callback, Integer maxAttempts, JsonNode backoff, String timeout, boolean paused,
                             boolean archiveSucceeded, Callback onDead, JsonNode breaker, String asyncAckTimeout,
-                            Boolean asyncAck, Boolean errorBodies) {
+                            Boolean asyncAck, Boolean errorBodies,
+                            RateLimit rateLimit) {
 }

@@ -90,6 +90,15 @@ public final class TopicSettingsUpdate {
         return this;
     }
 
+    /**
+     * At most {@code perSecond} deliveries and pull leases of the topic a second over all instances, up to
+     * {@code burst} at once; jobs over it wait without using an attempt. {@code reset("rateLimit")} removes it.
+     */
+    public TopicSettingsUpdate rateLimit(double perSecond, int burst) {
+        fields.put("rateLimit", RateLimit.of(perSecond, burst));
+        return this;
+    }
+
     /** Puts a setting back to the service default, e.g. {@code reset("callback")}. */
     public TopicSettingsUpdate reset(String field) {
         fields.put(field, null);

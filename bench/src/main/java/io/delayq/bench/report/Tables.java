@@ -106,7 +106,24 @@ public final class Tables {
         all.addAll(pg(s));
         all.add(noisy(s, "", "Redis"));
         all.add(noisy(s, "PG-", "PostgreSQL"));
+        all.add(rate("", "Redis"));
+        all.add(rate("PG-", "PostgreSQL"));
         return all;
+    }
+
+    /** Rate-limit precision on one store (issue 29): deliveries per second at the receiver against the limit. */
+    static TableSpec rate(String prefix, String store) {
+        return new TableSpec(prefix + "RATE", "Rate-limit precision on " + store + ": three instances, one limited topic,"
+                        + " every job due at one instant",
+                "Three service instances on one store, the topic's `rateLimit` {perSecond, burst}, all jobs scheduled "
+                        + "through the batch endpoint for one instant. Mean = deliveries per whole one-second bin at the "
+                        + "receiver after the first (the burst's); worst = the most deliveries in any one-second window. "
+                        + "The bound is perSecond + burst; 3 × perSecond would mean a per-instance limit.",
+                List.of(Column.plain("limit /s", "per_second_limit", INT), Column.plain("bound", "bound", INT),
+                        Column.plain("mean /s", "mean_per_s", D1), Column.lower("worst window", "worst_window", INT),
+                        Column.plain("mean ÷ limit", "mean_vs_limit", D2),
+                        Column.lower("worst ÷ bound", "worst_vs_bound", D2), Column.plain("jobs", "jobs", INT),
+                        Column.lower("lost", "lost", INT), Column.lower("dup", "duplicated", INT)), false);
     }
 
     /** The noisy neighbour's table on one store: a row for B alone and for each form of A's burst. */

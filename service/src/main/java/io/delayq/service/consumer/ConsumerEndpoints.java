@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.JobRules;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
+import io.delayq.service.ratelimit.RateLimitMetrics;
+import io.delayq.service.ratelimit.TopicPermits;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.Managed;
 import org.eclipse.jetty.util.component.LifeCycle;
@@ -34,7 +36,8 @@ public final class ConsumerEndpoints implements Managed {
     private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, ObjectMapper mapper,
                               MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes, ConsumerFactory limits) {
         this.store = store;
-        this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher), limits.getMaxParkedLeaseRequests(),
+        this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher,
+                new TopicPermits(store::rateLimiters, new RateLimitMetrics(metrics))), limits.getMaxParkedLeaseRequests(),
                 metrics.meter(MetricRegistry.name("delayq", "consumer", "lease-requests-refused")));
         this.hub = new BroadcastHub(mapper, metrics, keepAliveMs, maxQueuedBytes, limits.getMaxEventStreams(),
                 limits.getEventStreamWriters());

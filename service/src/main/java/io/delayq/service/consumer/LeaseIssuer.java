@@ -8,6 +8,8 @@ import io.delayq.core.PolicyDefaults;
 import io.delayq.core.ReserveResult;
 import io.delayq.core.StoreException;
 import io.delayq.core.TopicSettings;
+import io.delayq.core.ratelimit.Rate;
+import io.delayq.service.ratelimit.TopicPermits;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,18 +20,22 @@ import java.util.List;
 /**
  * Takes due pull-lane jobs out of the store for one lease request: resolves the lease length, honours a paused
  * topic, makes an explicit {@code leaseMs} win over a job's own timeout, and tells the {@link LeaseWatcher} when the
- * leases end.
+ * leases end. A topic's {@code rateLimit} is taken from the same bucket as its push deliveries ({@link TopicPermits},
+ * one store call before the reserve): no more jobs are leased than were granted, and with none granted the answer is
+ * empty with the next permit's time as the topic's next run time, so a long poll waits for it.
  */
 final class LeaseIssuer {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseIssuer.class);
     private final JobStore store;
     private final PolicyDefaults defaults;
     private final LeaseWatcher watcher;
+    private final TopicPermits permits;
 
-    LeaseIssuer(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher) {
+    LeaseIssuer(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, TopicPermits permits) {
         this.store = store;
         this.defaults = defaults;
         this.watcher = watcher;
+        this.permits = permits;
     }
 
     /**
@@ -44,7 +50,26 @@ final class LeaseIssuer {
             return new ReserveResult(List.of(), -1L, store.now());
         }
         long length = leaseMs != null ? leaseMs : defaults.timeoutMs(null, settings);
-        ReserveResult result = store.reserve(topic, Delivery.PULL, max, length);
+        Rate rate = settings.rateLimit();
+        if (rate == null) {
+            return leased(topic, store.reserve(topic, Delivery.PULL, max, length), leaseMs);
+        }
+        TopicPermits.Taken taken = permits.take(topic, TopicPermits.Lane.PULL, rate, max);
+        if (taken.granted() == 0) {
+            long now = store.now();
+            return new ReserveResult(List.of(), now + taken.retryAfterMs(), now);
+        }
+        ReserveResult result = store.reserve(topic, Delivery.PULL, taken.granted(), length);
+        permits.reserved(topic, TopicPermits.Lane.PULL, taken, result.leases().size());
+        if (taken.limited() && result.leases().size() == taken.granted() && result.nextDueAt() >= 0) {
+            // More may be due, but not before the next permit: that is when a long poll should look again.
+            long nextPermit = result.now() + taken.retryAfterMs();
+            result = new ReserveResult(result.leases(), Math.max(result.nextDueAt(), nextPermit), result.now());
+        }
+        return leased(topic, result, leaseMs);
+    }
+
+    private ReserveResult leased(String topic, ReserveResult result, Long leaseMs) {
         if (leaseMs == null || result.leases().isEmpty()) {
             watch(topic, result.leases());
             return result;

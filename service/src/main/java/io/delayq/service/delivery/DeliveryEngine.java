@@ -5,6 +5,9 @@ import com.codahale.metrics.health.HealthCheck;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.service.breaker.CallbackBreaker;
+import io.delayq.service.ratelimit.OriginRateLimits;
+import io.delayq.service.ratelimit.RateLimitMetrics;
+import io.delayq.service.ratelimit.TopicPermits;
 import io.delayq.service.history.TopicActivity;
 import io.dropwizard.lifecycle.Managed;
 import io.opentelemetry.api.GlobalOpenTelemetry;
@@ -112,7 +115,12 @@ public final class DeliveryEngine implements Managed {
                 outcomes, this.metrics, config.getMaxRetryAfter().toMilliseconds(), budget,
                 new CallbackTracing(GlobalOpenTelemetry.get()), breaker);
         LeaseDispatcher dispatcher = new LeaseDispatcher(store, policy, clock, sender, outcomes, this.metrics);
-        this.pump = new ReservePump(store, policy, clock, timers, dispatcher, this.metrics, errors);
+        // rate limits (issue 29): topics' and callback origins' buckets in the store
+        RateLimitMetrics rateMetrics = new RateLimitMetrics(metrics);
+        OriginRateLimits originLimits = config.getOriginRateLimits().isEmpty() ? OriginRateLimits.NONE
+                : OriginRateLimits.of(config.getOriginRateLimits(), store.rateLimiters(), rateMetrics);
+        this.pump = new ReservePump(store, policy, clock, timers, dispatcher, this.metrics, errors,
+                new TopicPermits(store::rateLimiters, rateMetrics), originLimits);
         this.leaseExpiry = new LeaseExpiry(store, clock, timers, this::ready, errors);
         this.sweep = new SafetySweep(store, topics, timers, errors, sweepMs);
     }

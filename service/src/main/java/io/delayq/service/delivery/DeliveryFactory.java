@@ -10,6 +10,7 @@ import io.delayq.core.PolicyDefaults;
 import io.delayq.core.RetryPolicy;
 import io.delayq.service.breaker.BreakerFactory;
 import io.delayq.service.history.TopicActivity;
+import io.delayq.service.ratelimit.RateLimitSpec;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDuration;
@@ -20,7 +21,9 @@ import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -64,6 +67,12 @@ import java.util.concurrent.TimeUnit;
  *       {@code breaker} overrides: {@code {enabled: false, failureThreshold: 10, probeInterval: 5s,
  *       maxProbeInterval: 5m, releasePerSecond: 20}} ({@link io.delayq.service.breaker.BreakerFactory}). The shipped
  *       config.yml turns it on.</td></tr>
+ *   <tr><td>{@code originRateLimits}</td><td>{} (none)</td><td>Deliveries per second to a callback origin, over
+ *       all instances together, whatever topic they come from: {@code {"https://api.partner.com": {perSecond: 50,
+ *       burst: 10}}} (keyed by origin, {@code scheme://host[:port]}; {@code burst} left out: a tenth of a second's
+ *       worth). Jobs over the limit wait without using an attempt
+ *       ({@link io.delayq.service.ratelimit.OriginRateLimits}). A topic's own limit is its {@code rateLimit}
+ *       setting.</td></tr>
  * </table>
  */
 public class DeliveryFactory {
@@ -124,6 +133,10 @@ public class DeliveryFactory {
     @Valid
     @NotNull
     private BreakerFactory breaker = new BreakerFactory();
+
+    /** Rate limits per callback origin (issue 29); checked when the engine is built. */
+    @NotNull
+    private Map<String, RateLimitSpec> originRateLimits = new LinkedHashMap<>();
 
     /** Filled by the application, not the configuration: every guard this factory builds shares it. */
     private final ServicePorts servicePorts = new ServicePorts();
@@ -362,5 +375,15 @@ public class DeliveryFactory {
     @JsonProperty
     public void setAllowPrivateNetworks(boolean allowPrivateNetworks) {
         this.allowPrivateNetworks = allowPrivateNetworks;
+    }
+
+    @JsonProperty
+    public Map<String, RateLimitSpec> getOriginRateLimits() {
+        return originRateLimits;
+    }
+
+    @JsonProperty
+    public void setOriginRateLimits(Map<String, RateLimitSpec> originRateLimits) {
+        this.originRateLimits = originRateLimits == null ? new LinkedHashMap<>() : originRateLimits;
     }
 }

@@ -59,6 +59,22 @@ final class LeaseDispatcher {
         }
     }
 
+    /** The URL a lease's job would be POSTed to (its own callback, else its topic's), or null for none. */
+    String callbackUrl(Lease lease, TopicSettings settings) {
+        Job job = lease.job();
+        Callback callback = job.broadcast() ? null : policy.callback(job, settings);
+        return callback == null ? null : callback.url();
+    }
+
+    /**
+     * Holds the lease instead of delivering it (its callback origin is over its rate limit): a held nack on a store
+     * writer postpones it by the hold's delay without using its attempt.
+     */
+    void hold(TopicState ts, Lease lease, Failure hold) {
+        outcomes.started();
+        outcomes.heldLater(ts, lease, hold);
+    }
+
     /** On a store writer: a broadcast is published (and acked); a job without any callback is dead. */
     private void publishOrBury(TopicState ts, Lease lease, TopicSettings settings) {
         Job job = lease.job();

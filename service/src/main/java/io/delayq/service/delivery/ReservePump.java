@@ -1,14 +1,22 @@
 package io.delayq.service.delivery;
 
 import io.delayq.core.Delivery;
+import io.delayq.core.Failure;
 import io.delayq.core.JobStore;
 import io.delayq.core.Lease;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.ReserveResult;
 import io.delayq.core.TopicSettings;
+import io.delayq.core.breaker.Origins;
+import io.delayq.core.ratelimit.Rate;
+import io.delayq.service.ratelimit.OriginRateLimits;
+import io.delayq.service.ratelimit.TopicPermits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,6 +28,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A paused topic is not reserved at all (settings are cached for a second; {@link #forgetSettings} drops the cache
  * after a change here).
+ *
+ * <p>Rate limits: a topic with a {@code rateLimit} takes its permits ({@link TopicPermits}, one store call) before the
+ * reserve and reserves no more jobs than were granted; with none granted, the turn ends and the due timer is armed for
+ * the next permit, so the topic's slots and turns go to other topics meanwhile and its jobs wait in the store without
+ * using an attempt. Callback origins with a limit ({@link OriginRateLimits}) are admitted after the reserve, one take
+ * per limited origin in the batch; leases beyond their origin's grant are held (postponed without an attempt).
  */
 final class ReservePump implements FairScheduler.Pump {
     private static final Logger LOG = LoggerFactory.getLogger(ReservePump.class);
@@ -33,10 +47,13 @@ final class ReservePump implements FairScheduler.Pump {
     private final LeaseDispatcher dispatcher;
     private final DeliveryMetrics metrics;
     private final StoreErrorLog errors;
+    private final TopicPermits permits;
+    private final OriginRateLimits origins;
     private volatile boolean accepting;
 
     ReservePump(JobStore store, PolicyDefaults policy, StoreClock clock, TopicTimers timers,
-                LeaseDispatcher dispatcher, DeliveryMetrics metrics, StoreErrorLog errors) {
+                LeaseDispatcher dispatcher, DeliveryMetrics metrics, StoreErrorLog errors, TopicPermits permits,
+                OriginRateLimits origins) {
         this.store = store;
         this.policy = policy;
         this.clock = clock;
@@ -44,6 +61,8 @@ final class ReservePump implements FairScheduler.Pump {
         this.dispatcher = dispatcher;
         this.metrics = metrics;
         this.errors = errors;
+        this.permits = permits;
+        this.origins = origins;
     }
 
     void start() {
@@ -85,7 +104,19 @@ final class ReservePump implements FairScheduler.Pump {
         }
         ts.paused = false;
         long leaseMs = policy.timeoutMs(null, settings);
-        ReserveResult result = store.reserve(ts.topic, Delivery.PUSH, want, leaseMs);
+        Rate rate = settings.rateLimit();
+        TopicPermits.Taken taken = null;
+        int ask = want;
+        if (rate != null) {
+            taken = permits.take(ts.topic, TopicPermits.Lane.PUSH, rate, want);
+            if (taken.granted() == 0) {
+                // Over the limit: the jobs stay in the store, unleased; the turn and its slots go to other topics.
+                timers.armDue(ts, clock.storeNowMillis() + taken.retryAfterMs(), Long.MIN_VALUE);
+                return 0;
+            }
+            ask = taken.granted();
+        }
+        ReserveResult result = store.reserve(ts.topic, Delivery.PUSH, ask, leaseMs);
         long receivedAt = clock.localMicros();
         if (result.now() > 0) {
             clock.observe(result.now(), receivedAt);
@@ -94,8 +125,17 @@ final class ReservePump implements FairScheduler.Pump {
         metrics.reserveCalls.mark();
         if (got > 0) {
             metrics.reserved.mark(got);
-            for (Lease lease : result.leases()) {
-                dispatcher.dispatch(ts, lease, settings);
+            dispatch(ts, result.leases(), settings);
+        }
+        if (taken != null) {
+            permits.reserved(ts.topic, TopicPermits.Lane.PUSH, taken, got);
+            if (taken.limited() && got == taken.granted()) {
+                // More may be due, but not before the next permit: no turn until then (none when nothing is pending).
+                if (result.nextDueAt() >= 0) {
+                    long nextPermit = clock.storeNowMillis() + taken.retryAfterMs();
+                    timers.armDue(ts, Math.max(result.nextDueAt(), nextPermit), Long.MIN_VALUE);
+                }
+                return got;
             }
         }
         if (got < want && result.nextDueAt() >= 0) {
@@ -107,6 +147,45 @@ final class ReservePump implements FairScheduler.Pump {
             timers.armDue(ts, result.nextDueAt(), notBefore);
         }
         return got;
+    }
+
+    /** Dispatches a batch, holding the leases whose callback origin is over its rate limit. */
+    private void dispatch(TopicState ts, List<Lease> leases, TopicSettings settings) {
+        if (origins.isEmpty()) {
+            for (Lease lease : leases) {
+                dispatcher.dispatch(ts, lease, settings);
+            }
+            return;
+        }
+        List<String> urls = new ArrayList<>(leases.size());
+        for (Lease lease : leases) {
+            urls.add(dispatcher.callbackUrl(lease, settings));
+        }
+        long[] holds;
+        try {
+            holds = origins.admit(urls);
+        } catch (RuntimeException e) {
+            // The store could not be asked: the leases are ours already; deliver them rather than let them expire.
+            errors.log("take origin rate-limit permits for topic " + ts.topic, e);
+            holds = new long[leases.size()];
+            Arrays.fill(holds, -1L);
+        }
+        for (int i = 0; i < holds.length; i++) {
+            if (holds[i] < 0) {
+                dispatcher.dispatch(ts, leases.get(i), settings);
+            } else {
+                dispatcher.hold(ts, leases.get(i), Failure.held(holds[i], "rate limit of callback origin "
+                        + originOf(urls.get(i)) + ": waiting for a permit, without using an attempt"));
+            }
+        }
+    }
+
+    private static String originOf(String url) {
+        try {
+            return Origins.of(url);
+        } catch (IllegalArgumentException e) {
+            return url;
+        }
     }
 
     private TopicSettings settings(TopicState ts) {

@@ -130,6 +130,16 @@
  * as a failure of the origin, and an answer resets it, on the breaker's own thread. A topic with the breaker off never
  * touches it.
  *
+ * <h2>Rate limits</h2>
+ * A topic's {@code rateLimit} and the configured callback origins' limits ({@code delivery.originRateLimits}) are token
+ * buckets in the store ({@link io.delayq.service.ratelimit.TopicPermits}, {@link
+ * io.delayq.service.ratelimit.OriginRateLimits}), so they hold for the fleet. {@code ReservePump} takes the topic's
+ * permits before its reserve (one store call) and reserves no more than were granted; with none, the turn ends at once
+ * (its slots go back to the {@code FairScheduler} for other topics and tenants) and the due timer is armed for the
+ * next permit, so waiting jobs stay scheduled with their attempts unused. Origins are known only after the reserve:
+ * one take per limited origin in the batch, and leases beyond the grant are held ({@code LeaseDispatcher.hold}, the
+ * breaker's held nack) until about when their permits come.
+ *
  * <h2>Bounded concurrency</h2>
  * {@code maxConcurrency} slots in all and {@code maxConcurrencyPerTopic} per topic bound the callbacks in flight. The
  * engine reserves only as many jobs as a turn was granted slots for, so a lease never waits for a slot; when slots

@@ -2,6 +2,7 @@ package io.delayq.service.topics;
 
 import io.delayq.core.Backoff;
 import io.delayq.service.api.CallbackSpec;
+import io.delayq.service.ratelimit.RateLimitSpec;
 import io.dropwizard.util.Duration;
 
 /**
@@ -22,9 +23,12 @@ import io.dropwizard.util.Duration;
  *                         only a 202 with {@code Delayq-Async-Ack: true} does, any other 202 is an ack
  * @param errorBodies      errors of failed attempts quote the start of the receiver's error answer (default: the
  *                         status only)
+ * @param rateLimit        {@code {perSecond, burst}}: deliveries and pull leases of the topic, at most this rate over
+ *                         all instances together; jobs over it wait without using an attempt ({@code null}: none)
  */
 public record TopicSettingsRequest(CallbackSpec callback, Integer maxAttempts, Backoff backoff, Duration timeout,
                                    Boolean paused, Boolean archiveSucceeded, CallbackSpec onDead, BreakerSpec breaker,
                                    Duration asyncAckTimeout, Boolean asyncAck,
-                                   Boolean errorBodies) {
+                                   Boolean errorBodies,
+                                   RateLimitSpec rateLimit) {
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delayq.core.TopicSettings;
 import io.delayq.service.api.HeaderValues;
 import io.delayq.service.jobs.JobScheduler;
+import io.delayq.service.ratelimit.RateLimitChecks;
 import io.dropwizard.util.Duration;
 
 import java.util.function.UnaryOperator;
@@ -59,7 +60,9 @@ public final class TopicSettingsUpdate {
                 body.has("breaker") ? BreakerChecks.check(request.breaker()) : null,
                 body.has("asyncAckTimeout") ? checkAsyncAckTimeout(request.asyncAckTimeout()) : null,
                 body.has("asyncAck") ? request.asyncAck() : null,
-                body.has("errorBodies") ? request.errorBodies() : null);
+                body.has("errorBodies") ? request.errorBodies() : null,
+                body.has("rateLimit") ? RateLimitChecks.check("rateLimit", request.rateLimit()) : null,
+                null, null);
         return current -> new TopicSettings(
                 body.has("callback") ? HeaderValues.keepStored("callback", given.callback(), current.callback())
                         : current.callback(),
@@ -75,7 +78,7 @@ public final class TopicSettingsUpdate {
                 body.has("asyncAck") ? given.asyncAck() : current.asyncAck(),
                 body.has("errorBodies") ? given.errorBodies() : current.errorBodies(),
                 // rate limit, expiry and "don't retry" statuses: kept as stored until their fields are read
-                current.rateLimit(),
+                body.has("rateLimit") ? given.rateLimit() : current.rateLimit(),
                 current.expiresAfterMs(),
                 current.noRetryStatuses());
     }

@@ -6,6 +6,7 @@ import io.delayq.core.Callback;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.breaker.BreakerSettings;
 import io.delayq.service.api.HeaderValues;
+import io.delayq.service.ratelimit.RateLimitSpec;
 import io.dropwizard.util.Duration;
 
 /**
@@ -24,15 +25,18 @@ import io.dropwizard.util.Duration;
  * @param asyncAck         every 202 is an asynchronous acknowledgement (absent: only a 202 with
  *                         {@code Delayq-Async-Ack: true})
  * @param errorBodies      errors quote the receiver's error answer (absent: the status only)
+ * @param rateLimit        deliveries and pull leases per second over all instances, and the burst (absent: none)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TopicSettingsView(Callback callback, Integer maxAttempts, Backoff backoff, Duration timeout,
                                 boolean paused, boolean archiveSucceeded, Callback onDead, BreakerSpec breaker,
-                                Duration asyncAckTimeout, Boolean asyncAck, Boolean errorBodies) {
+                                Duration asyncAckTimeout, Boolean asyncAck, Boolean errorBodies,
+                                RateLimitSpec rateLimit) {
     public static TopicSettingsView of(TopicSettings s) {
         return new TopicSettingsView(HeaderValues.masked(s.callback()), s.maxAttempts(), s.backoff(),
                 duration(s.timeoutMs()), s.isPaused(), s.isArchiveSucceeded(), HeaderValues.masked(s.onDead()),
-                breaker(s.breaker()), duration(s.asyncAckTimeoutMs()), s.asyncAck(), s.errorBodies());
+                breaker(s.breaker()), duration(s.asyncAckTimeoutMs()), s.asyncAck(), s.errorBodies(),
+                RateLimitSpec.of(s.rateLimit()));
     }
 
     private static BreakerSpec breaker(BreakerSettings b) {

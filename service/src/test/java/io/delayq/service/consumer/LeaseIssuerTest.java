@@ -1,5 +1,6 @@
 package io.delayq.service.consumer;
 
+import com.codahale.metrics.MetricRegistry;
 import io.delayq.core.Job;
 import io.delayq.core.JobRef;
 import io.delayq.core.JobState;
@@ -8,6 +9,8 @@ import io.delayq.core.NewJob;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.redis.RedisJobStore;
 import io.delayq.redis.testing.TestRedis;
+import io.delayq.service.ratelimit.RateLimitMetrics;
+import io.delayq.service.ratelimit.TopicPermits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +37,8 @@ class LeaseIssuerTest {
     @Test
     void aLeaseNobodyReceivedIsGivenBackDueNowWithItsAttemptUnused() {
         String topic = "t-" + UUID.randomUUID();
-        LeaseIssuer issuer = new LeaseIssuer(store, PolicyDefaults.defaults(), LeaseWatcher.NONE);
+        LeaseIssuer issuer = new LeaseIssuer(store, PolicyDefaults.defaults(), LeaseWatcher.NONE,
+                new TopicPermits(store::rateLimiters, new RateLimitMetrics(new MetricRegistry())));
         store.enqueue(NewJob.delayed(topic, "only-one-attempt", "{}", 0, 1));
         List<Lease> taken = issuer.issue(topic, 1, 60_000L).leases();
         assertThat(taken).hasSize(1);
