@@ -34,7 +34,9 @@ public final class ConsumerEndpoints implements Managed {
     private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, ObjectMapper mapper,
                               MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes, ConsumerFactory limits) {
         this.store = store;
-        this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher), limits.getMaxParkedLeaseRequests(),
+        // delayq.jobs.expired: the delivery engine's meter of the same name (delayq_jobs_expired_total)
+        this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher,
+                metrics.meter("delayq.jobs.expired")), limits.getMaxParkedLeaseRequests(),
                 metrics.meter(MetricRegistry.name("delayq", "consumer", "lease-requests-refused")));
         this.hub = new BroadcastHub(mapper, metrics, keepAliveMs, maxQueuedBytes, limits.getMaxEventStreams(),
                 limits.getEventStreamWriters());

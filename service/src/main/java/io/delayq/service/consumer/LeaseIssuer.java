@@ -26,7 +26,11 @@ final class LeaseIssuer {
     private final PolicyDefaults defaults;
     private final LeaseWatcher watcher;
 
-    LeaseIssuer(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher) {
+    private final com.codahale.metrics.Meter expired;
+
+    /** @param expired marked for each due job a reserve found expired ({@code delayq_jobs_expired_total}) */
+    LeaseIssuer(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, com.codahale.metrics.Meter expired) {
+        this.expired = expired;
         this.store = store;
         this.defaults = defaults;
         this.watcher = watcher;
@@ -44,7 +48,11 @@ final class LeaseIssuer {
             return new ReserveResult(List.of(), -1L, store.now());
         }
         long length = leaseMs != null ? leaseMs : defaults.timeoutMs(null, settings);
-        ReserveResult result = store.reserve(topic, Delivery.PULL, max, length);
+        Long expiresAfter = settings.expiresAfterMs();
+        ReserveResult result = store.reserve(topic, Delivery.PULL, max, length, expiresAfter == null ? 0 : expiresAfter);
+        if (result.expired() > 0) {
+            expired.mark(result.expired());
+        }
         if (leaseMs == null || result.leases().isEmpty()) {
             watch(topic, result.leases());
             return result;

@@ -113,7 +113,8 @@ public final class DeliveryEngine implements Managed {
         LeaseDispatcher dispatcher = new LeaseDispatcher(store, policy, clock, sender, outcomes, this.metrics);
         this.pump = new ReservePump(store, policy, clock, timers, dispatcher, this.metrics, errors);
         this.leaseExpiry = new LeaseExpiry(store, clock, timers, this::ready, errors);
-        this.sweep = new SafetySweep(store, topics, timers, errors, sweepMs);
+        this.sweep = new SafetySweep(store, topics, timers, errors, sweepMs,
+                new ExpirySweep(store, this.metrics, sweepMs));
     }
 
     // ---------------------------------------------------------------- lifecycle

@@ -85,7 +85,8 @@ final class ReservePump implements FairScheduler.Pump {
         }
         ts.paused = false;
         long leaseMs = policy.timeoutMs(null, settings);
-        ReserveResult result = store.reserve(ts.topic, Delivery.PUSH, want, leaseMs);
+        ReserveResult result = store.reserve(ts.topic, Delivery.PUSH, want, leaseMs, ExpirySweep.expiresAfter(settings));
+        metrics.expired(result.expired());
         long receivedAt = clock.localMicros();
         if (result.now() > 0) {
             clock.observe(result.now(), receivedAt);

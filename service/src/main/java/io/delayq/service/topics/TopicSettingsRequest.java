@@ -22,9 +22,14 @@ import io.dropwizard.util.Duration;
  *                         only a 202 with {@code Delayq-Async-Ack: true} does, any other 202 is an ack
  * @param errorBodies      errors of failed attempts quote the start of the receiver's error answer (default: the
  *                         status only)
+ * @param expiresAfter     a job not delivered this long after its run time (first attempt or retry) is dead with
+ *                         cause {@code EXPIRED}, e.g. {@code "3h"}; a job's own {@code expiresAt} comes first
+ * @param noRetryStatuses  callback answers that end a job at once, dead with cause {@code NO_RETRY}, e.g.
+ *                         {@code [400, 404, 410, 422]}
  */
 public record TopicSettingsRequest(CallbackSpec callback, Integer maxAttempts, Backoff backoff, Duration timeout,
                                    Boolean paused, Boolean archiveSucceeded, CallbackSpec onDead, BreakerSpec breaker,
                                    Duration asyncAckTimeout, Boolean asyncAck,
-                                   Boolean errorBodies) {
+                                   Boolean errorBodies,
+                                   Duration expiresAfter, java.util.List<Integer> noRetryStatuses) {
 }

@@ -59,7 +59,10 @@ public final class TopicSettingsUpdate {
                 body.has("breaker") ? BreakerChecks.check(request.breaker()) : null,
                 body.has("asyncAckTimeout") ? checkAsyncAckTimeout(request.asyncAckTimeout()) : null,
                 body.has("asyncAck") ? request.asyncAck() : null,
-                body.has("errorBodies") ? request.errorBodies() : null);
+                body.has("errorBodies") ? request.errorBodies() : null,
+                null,
+                body.has("expiresAfter") ? RetryAnswerChecks.expiresAfter(request.expiresAfter()) : null,
+                body.has("noRetryStatuses") ? RetryAnswerChecks.noRetryStatuses(request.noRetryStatuses()) : null);
         return current -> new TopicSettings(
                 body.has("callback") ? HeaderValues.keepStored("callback", given.callback(), current.callback())
                         : current.callback(),
@@ -74,9 +77,9 @@ public final class TopicSettingsUpdate {
                 body.has("asyncAckTimeout") ? given.asyncAckTimeoutMs() : current.asyncAckTimeoutMs(),
                 body.has("asyncAck") ? given.asyncAck() : current.asyncAck(),
                 body.has("errorBodies") ? given.errorBodies() : current.errorBodies(),
-                // rate limit, expiry and "don't retry" statuses: kept as stored until their fields are read
+                // rate limit: kept as stored until its field is read
                 current.rateLimit(),
-                current.expiresAfterMs(),
-                current.noRetryStatuses());
+                body.has("expiresAfter") ? given.expiresAfterMs() : current.expiresAfterMs(),
+                body.has("noRetryStatuses") ? given.noRetryStatuses() : current.noRetryStatuses());
     }
 }

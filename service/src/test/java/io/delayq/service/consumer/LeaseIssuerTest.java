@@ -34,7 +34,8 @@ class LeaseIssuerTest {
     @Test
     void aLeaseNobodyReceivedIsGivenBackDueNowWithItsAttemptUnused() {
         String topic = "t-" + UUID.randomUUID();
-        LeaseIssuer issuer = new LeaseIssuer(store, PolicyDefaults.defaults(), LeaseWatcher.NONE);
+        LeaseIssuer issuer = new LeaseIssuer(store, PolicyDefaults.defaults(), LeaseWatcher.NONE,
+                new com.codahale.metrics.Meter());
         store.enqueue(NewJob.delayed(topic, "only-one-attempt", "{}", 0, 1));
         List<Lease> taken = issuer.issue(topic, 1, 60_000L).leases();
         assertThat(taken).hasSize(1);

@@ -37,3 +37,10 @@ SELECT setval(pg_get_serial_sequence('delayq_outbox', 'seq'), (SELECT next_seq F
 
 DROP TABLE delayq_outbox_v18;
 DROP TABLE delayq_outbox_v18_next;
+
+-- The dead-letter listing's cause filter (DeadLetterFilter: coalesce(job ->> 'cause', 'ATTEMPTS_EXHAUSTED') = :cause),
+-- in the listing's order, so a page of one cause is a range of this index. The cause is the archived job's own field
+-- (new Job fields need no column); a letter archived before this version has none and counts as ATTEMPTS_EXHAUSTED.
+CREATE INDEX delayq_dead_letters_cause
+    ON delayq_dead_letters ((coalesce(job ->> 'cause', 'ATTEMPTS_EXHAUSTED')), dead_at DESC, key DESC)
+    WHERE purged_at IS NULL;
