@@ -56,6 +56,8 @@ public final class DeliveryEngine implements Managed {
     private final ReservePump pump;
     private final LeaseExpiry leaseExpiry;
     private final SafetySweep sweep;
+    /** Expired jobs nobody reserves (issue 29), on a thread of its own. */
+    private final ExpirySweep expirySweep;
 
     private volatile boolean running;
 
@@ -113,8 +115,8 @@ public final class DeliveryEngine implements Managed {
         LeaseDispatcher dispatcher = new LeaseDispatcher(store, policy, clock, sender, outcomes, this.metrics);
         this.pump = new ReservePump(store, policy, clock, timers, dispatcher, this.metrics, errors);
         this.leaseExpiry = new LeaseExpiry(store, clock, timers, this::ready, errors);
-        this.sweep = new SafetySweep(store, topics, timers, errors, sweepMs,
-                new ExpirySweep(store, this.metrics, sweepMs));
+        this.sweep = new SafetySweep(store, topics, timers, errors, sweepMs);
+        this.expirySweep = new ExpirySweep(store, this.metrics, errors, sweepMs);
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -138,6 +140,7 @@ public final class DeliveryEngine implements Managed {
         running = true;
         pump.start();
         sweep.start();
+        expirySweep.start();
         LOG.info("delivery engine started: maxConcurrency={}, maxConcurrencyPerTopic={}, reserveBatch={},"
                         + " default timeout={} ms, default maxAttempts={}, sweep every {} ms, store clock offset {} µs"
                         + " (round trip {} µs)", maxConcurrency, maxPerTopic, reserveBatch, policy.timeoutMs(),
@@ -163,6 +166,7 @@ public final class DeliveryEngine implements Managed {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        expirySweep.stop();
         sweep.stop(); // after the sweep has ended, so that it cannot subscribe again
         int left = outcomes.inFlight();
         outcomes.abandon(); // before the client aborts them: aborted attempts are not recorded as failures

@@ -12,8 +12,7 @@ import org.slf4j.LoggerFactory;
  * scheduled ahead of everything else in its topic, on any instance) arm the topic's due timer; and a slow safety sweep
  * ({@code sweepInterval}) over {@code topics()} reads {@code nextDueAt(topic, PUSH)} and {@code nextLeaseDeadline}
  * of each topic, for wake-ups lost while the subscription reconnected and for leases nobody armed a timer for (a
- * crash of another instance). Its cost is two O(log N) reads per topic per interval, whatever the load, and the
- * {@link ExpirySweep}'s (for expired jobs nobody reserves).
+ * crash of another instance). Its cost is two O(log N) reads per topic per interval, whatever the load.
  *
  * <p>The sweep also re-subscribes when the subscription could not be made, and is what the {@code engine} health
  * check looks at.
@@ -26,15 +25,12 @@ final class SafetySweep {
     private final TopicTimers timers;
     private final StoreErrorLog errors;
     private final long sweepMs;
-    private final ExpirySweep expiry;
     private volatile AutoCloseable subscription;
     private volatile long lastSweepAt;
     private volatile String lastSweepError;
 
-    SafetySweep(JobStore store, TopicStates topics, TopicTimers timers, StoreErrorLog errors, long sweepMs,
-                ExpirySweep expiry) {
+    SafetySweep(JobStore store, TopicStates topics, TopicTimers timers, StoreErrorLog errors, long sweepMs) {
         this.store = store;
-        this.expiry = expiry;
         this.topics = topics;
         this.timers = timers;
         this.errors = errors;
@@ -103,7 +99,6 @@ final class SafetySweep {
             subscribe();
         }
         try {
-            long now = store.now();
             for (String topic : store.topics()) {
                 if (!timers.running()) {
                     return;
@@ -113,7 +108,6 @@ final class SafetySweep {
                 if (due >= 0) {
                     timers.armDue(ts, due, Long.MIN_VALUE);
                 }
-                expiry.sweep(topic, due, now);
                 long lease = store.nextLeaseDeadline(topic);
                 if (lease >= 0) {
                     timers.armLease(ts, lease, Long.MIN_VALUE);
