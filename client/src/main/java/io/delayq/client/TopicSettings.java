@@ -19,9 +19,13 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param asyncAck         every 202 is an asynchronous acknowledgement; {@code null}: only a 202 with
  *                         {@code Delayq-Async-Ack: true}
  * @param errorBodies      errors quote the receiver's error answer; {@code null}: the status only
+ * @param expiresAfter     jobs not delivered this long after their run time are dead (cause EXPIRED), in the
+ *                         service's duration syntax; {@code null}: none
+ * @param noRetryStatuses  callback answers that end a job at once (cause NO_RETRY); {@code null}: none
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TopicSettings(Callback callback, Integer maxAttempts, JsonNode backoff, String timeout, boolean paused,
                             boolean archiveSucceeded, Callback onDead, JsonNode breaker, String asyncAckTimeout,
-                            Boolean asyncAck, Boolean errorBodies) {
+                            Boolean asyncAck, Boolean errorBodies,
+                            String expiresAfter, java.util.List<Integer> noRetryStatuses) {
 }

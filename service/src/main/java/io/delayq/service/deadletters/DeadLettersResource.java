@@ -215,7 +215,7 @@ public class DeadLettersResource {
             DeadLetterCursor.decode(cursor);
         }
         var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), replayed(f),
-                DeadLetterQuery.DEFAULT_LIMIT, cursor);
+                DeadLetterQuery.DEFAULT_LIMIT, cursor).withCause(DeadLetterFilters.cause(f.cause()));
         var result = replayer.replayAll(query, f.delayMs(), true, max);
         if (result.replayed() > 0) {
             audit.record(caller, "dead-letters.replay", DeadLetterFilters.describe(query), result.replayed(), null);
@@ -281,7 +281,7 @@ public class DeadLettersResource {
     public PurgeResponse purgeMany(@Context SecurityContext caller, DeadLetterFilter filter) {
         DeadLetterFilter f = filter == null ? DeadLetterFilter.none() : filter;
         var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), f.replayed(),
-                DeadLetterQuery.DEFAULT_LIMIT, null);
+                DeadLetterQuery.DEFAULT_LIMIT, null).withCause(DeadLetterFilters.cause(f.cause()));
         if (query.isUnfiltered()) {
             throw new IllegalArgumentException("give at least one of topic, from, to or replayed; to purge every dead"
                     + " letter, send {\"to\": \"<a time after the newest>\"}");

@@ -226,7 +226,7 @@ class ExpiryAndNoRetryTest {
     }
 
     private JsonNode awaitLetter(String id) {
-        Await.until("the dead letter " + id, Duration.ofSeconds(20),
+        Await.until("the dead letter " + id, Duration.ofSeconds(45),
                 () -> admin.get("/v1/admin/dead-letters/" + topic + "/" + id).status() == 200);
         return admin.get("/v1/admin/dead-letters/" + topic + "/" + id).json();
     }
