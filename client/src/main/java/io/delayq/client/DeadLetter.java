@@ -18,10 +18,13 @@ import java.util.List;
  * @param replays     each replay, oldest first
  * @param job         the whole job: payload, callback, options and the history of its attempts
  * @param notice      where its dead notice to {@code job.onDead()} stands, or {@code null} when it had no target
+ * @param cause       why it died ({@code ATTEMPTS_EXHAUSTED}, {@code EXPIRED}, {@code NO_RETRY}, …; a letter archived
+ *                    before causes existed says {@code ATTEMPTS_EXHAUSTED})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record DeadLetter(String topic, String id, String key, Instant deadAt, int attempts, String lastError,
-                         int replayCount, List<Replay> replays, JobInfo job, Notice notice) {
+                         int replayCount, List<Replay> replays, JobInfo job, Notice notice,
+                         String cause) {
 
     public DeadLetter {
         replays = replays == null ? List.of() : List.copyOf(replays);

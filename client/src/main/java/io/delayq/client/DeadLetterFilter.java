@@ -67,6 +67,11 @@ public final class DeadLetterFilter {
         return set("expectedCount", expectedCount);
     }
 
+    /** Only letters that died of this ({@code "EXPIRED"}, {@code "NO_RETRY"}, …; see {@link DeadLetter#cause()}). */
+    public DeadLetterFilter cause(String cause) {
+        return set("cause", cause);
+    }
+
     @JsonValue
     Map<String, Object> json() {
         return fields;

@@ -49,6 +49,11 @@ public final class DeadLetterQuery {
         return set("cursor", cursor);
     }
 
+    /** Only letters that died of this ({@code "EXPIRED"}, {@code "NO_RETRY"}, …; see {@link DeadLetter#cause()}). */
+    public DeadLetterQuery cause(String cause) {
+        return set("cause", cause);
+    }
+
     Map<String, Object> params() {
         return params;
     }

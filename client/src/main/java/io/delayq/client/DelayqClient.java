@@ -163,6 +163,24 @@ public final class DelayqClient {
         nack(job.topic(), job.id(), job.leaseToken(), delay, error);
     }
 
+    /**
+     * "Don't retry": the job cannot succeed, whatever attempts it has left; it is dead now with cause
+     * {@code NO_RETRY}.
+     */
+    public void nackNoRetry(LeasedJob job, String error) {
+        nackNoRetry(job.topic(), job.id(), job.leaseToken(), error);
+    }
+
+    public void nackNoRetry(String topic, String id, String leaseToken, String error) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("leaseToken", leaseToken);
+        body.put("noRetry", true);
+        if (error != null) {
+            body.put("error", error);
+        }
+        call("POST", jobPath(topic, id, "/nack"), body, null, Void.class);
+    }
+
     public void nack(String topic, String id, String leaseToken, Duration delay, String error) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("leaseToken", leaseToken);

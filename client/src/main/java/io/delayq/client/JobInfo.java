@@ -26,6 +26,9 @@ import java.util.List;
  * @param lastError   the last failure, or {@code null}
  * @param history     the last attempts, oldest first
  * @param onDead      its own dead-notice target, or {@code null} (in a dead letter: the target that applied)
+ * @param cause       why it is DEAD ({@code ATTEMPTS_EXHAUSTED}, {@code EXPIRED}, {@code NO_RETRY}, {@code NO_CALLBACK},
+ *                    {@code LEASE_EXPIRED}, {@code UNREADABLE}), or {@code null} when it is not
+ * @param expiresAt   its own expiry, or {@code null}
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record JobInfo(
@@ -45,7 +48,9 @@ public record JobInfo(
         Instant finishedAt,
         String lastError,
         List<Attempt> history,
-        Callback onDead) {
+        Callback onDead,
+        String cause,
+        Instant expiresAt) {
 
     public JobInfo {
         history = history == null ? List.of() : List.copyOf(history);

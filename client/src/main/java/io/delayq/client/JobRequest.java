@@ -26,6 +26,7 @@ public final class JobRequest {
     private final Duration timeout;
     private final Boolean broadcast;
     private final Callback onDead;
+    private final Instant expiresAt;
 
     private JobRequest(Builder b) {
         if (b.delay != null && b.runAt != null) {
@@ -47,6 +48,7 @@ public final class JobRequest {
         this.timeout = b.timeout;
         this.broadcast = b.broadcast;
         this.onDead = b.onDead;
+        this.expiresAt = b.expiresAt;
     }
 
     public static Builder builder() {
@@ -66,13 +68,14 @@ public final class JobRequest {
     Body body(ObjectMapper mapper) {
         JsonNode json = payload instanceof JsonNode node ? node : mapper.valueToTree(payload);
         return new Body(id, delay == null ? null : delay.toMillis(), runAt == null ? null : runAt.toString(), json,
-                callback, maxAttempts, backoff, timeout == null ? null : Backoff.duration(timeout), broadcast, onDead);
+                callback, maxAttempts, backoff, timeout == null ? null : Backoff.duration(timeout), broadcast, onDead,
+                expiresAt == null ? null : expiresAt.toString());
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Body(String id, Long delayMs, String runAt, @JsonInclude(JsonInclude.Include.ALWAYS) JsonNode payload,
                 Callback callback, Integer maxAttempts, Backoff backoff, String timeout, Boolean broadcast,
-                Callback onDead) {
+                Callback onDead, String expiresAt) {
     }
 
     /** Builds a {@link JobRequest}. */
@@ -88,6 +91,7 @@ public final class JobRequest {
         private Duration timeout;
         private Boolean broadcast;
         private Callback onDead;
+        private Instant expiresAt;
 
         private Builder() {
         }
@@ -156,6 +160,15 @@ public final class JobRequest {
          */
         public Builder onDead(Callback onDead) {
             this.onDead = onDead;
+            return this;
+        }
+
+        /**
+         * Not delivered by this time (first attempt or retry), the job is never delivered: it ends dead with cause
+         * {@code EXPIRED}. Not before its run time. Without it the topic's {@code expiresAfter} applies, if set.
+         */
+        public Builder expiresAt(Instant expiresAt) {
+            this.expiresAt = expiresAt;
             return this;
         }
 

@@ -20,10 +20,13 @@ import com.fasterxml.jackson.databind.JsonNode;
  *                         {@code Delayq-Async-Ack: true}
  * @param errorBodies      errors quote the receiver's error answer; {@code null}: the status only
  * @param rateLimit        deliveries and pull leases per second over all instances, and the burst; {@code null}: none
+ * @param expiresAfter     jobs not delivered this long after their run time are dead (cause EXPIRED), in the
+ *                         service's duration syntax; {@code null}: none
+ * @param noRetryStatuses  callback answers that end a job at once (cause NO_RETRY); {@code null}: none
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TopicSettings(Callback callback, Integer maxAttempts, JsonNode backoff, String timeout, boolean paused,
                             boolean archiveSucceeded, Callback onDead, JsonNode breaker, String asyncAckTimeout,
                             Boolean asyncAck, Boolean errorBodies,
-                            RateLimit rateLimit) {
+                            RateLimit rateLimit, String expiresAfter, java.util.List<Integer> noRetryStatuses) {
 }

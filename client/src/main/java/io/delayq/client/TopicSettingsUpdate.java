@@ -99,6 +99,21 @@ public final class TopicSettingsUpdate {
         return this;
     }
 
+    /**
+     * A job of the topic not delivered this long after its run time (a retry's: when the retry is due) is dead with
+     * cause {@code EXPIRED} (1 s to 366 days); a job's own {@code expiresAt} comes first.
+     */
+    public TopicSettingsUpdate expiresAfter(Duration expiresAfter) {
+        fields.put("expiresAfter", expiresAfter == null ? null : Backoff.duration(expiresAfter));
+        return this;
+    }
+
+    /** Callback answers that end a job at once, dead with cause {@code NO_RETRY}, e.g. 400, 404, 410, 422. */
+    public TopicSettingsUpdate noRetryStatuses(java.util.List<Integer> statuses) {
+        fields.put("noRetryStatuses", statuses);
+        return this;
+    }
+
     /** Puts a setting back to the service default, e.g. {@code reset("callback")}. */
     public TopicSettingsUpdate reset(String field) {
         fields.put(field, null);

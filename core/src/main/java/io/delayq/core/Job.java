@@ -27,6 +27,9 @@ import java.util.List;
  * @param trace       the producer's W3C trace context, as it came with the job, or {@code null}
  * @param onDead      where a notice goes when the job becomes {@link JobState#DEAD}: the job's own, or {@code null}
  *                    for its topic's (in an archived dead letter: the one that applied when it died)
+ * @param cause       why it is {@link JobState#DEAD}, or {@code null} (not dead, or dead before causes were stored)
+ * @param expiresAt   the job's own expiry, epoch ms, or {@code null}: not delivered by then, it is dead with cause
+ *                    {@link DeadCause#EXPIRED}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Job(
@@ -47,11 +50,21 @@ public record Job(
         String lastError,
         List<Attempt> history,
         TraceContext trace,
-        Callback onDead) {
+        Callback onDead,
+        DeadCause cause,
+        Long expiresAt) {
 
     @JsonCreator
     public Job {
         history = history == null ? List.of() : List.copyOf(history);
+    }
+
+    /** A job without a dead cause or expiry (the form before either existed). */
+    public Job(String topic, String id, String payload, long runAt, JobState state, int attempts, int maxAttempts,
+               Backoff backoff, Callback callback, Long timeoutMs, boolean broadcast, Delivery delivery, long createdAt,
+               Long finishedAt, String lastError, List<Attempt> history, TraceContext trace, Callback onDead) {
+        this(topic, id, payload, runAt, state, attempts, maxAttempts, backoff, callback, timeoutMs, broadcast, delivery,
+                createdAt, finishedAt, lastError, history, trace, onDead, null, null);
     }
 
     /** A job without a dead-notice target of its own (the form before dead notices existed). */
@@ -73,7 +86,19 @@ public record Job(
     /** The same job with another dead-notice target (the archiver resolves a topic's default into the dead letter). */
     public Job withOnDead(Callback target) {
         return new Job(topic, id, payload, runAt, state, attempts, maxAttempts, backoff, callback, timeoutMs, broadcast,
-                delivery, createdAt, finishedAt, lastError, history, trace, target);
+                delivery, createdAt, finishedAt, lastError, history, trace, target, cause, expiresAt);
+    }
+
+    /**
+     * The cause of a dead job as an API shows it: the stored one, else {@link DeadCause#ATTEMPTS_EXHAUSTED} for a
+     * dead job stored before causes existed (the only way to die then, but for the rare ones named since); {@code null}
+     * when the job is not dead.
+     */
+    public DeadCause deadCause() {
+        if (state != JobState.DEAD) {
+            return null;
+        }
+        return cause != null ? cause : DeadCause.ATTEMPTS_EXHAUSTED;
     }
 
     /** Whether the attempt now leased (or the last one made) is the last the job is allowed. */

@@ -85,7 +85,9 @@ public interface JobStore extends AutoCloseable {
      * <p>A job whose stored form cannot be decoded costs no other lease of the batch: it is left out of the answer,
      * logged, and ends (made {@link JobState#DEAD}, or moved to the quarantine when even the store cannot parse it).
      */
-    ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs);
+    default ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs) {
+        return reserve(topic, lane, max, defaultLeaseMs, 0);
+    }
 
     /** Marks attempts successful. @return one status per lease: OK, STALE_LEASE or NOT_FOUND */
     List<StoreStatus> ack(List<LeaseRef> leases);
@@ -299,4 +301,26 @@ public interface JobStore extends AutoCloseable {
     default boolean forgetIfIdle(String topic, long idleMs) {
         throw new UnsupportedOperationException("this store cannot forget topics");
     }
+
+    // ---------------------------------------------------------------- expiry (issue 29)
+
+    /**
+     * {@link #reserve(String, Delivery, int, long)}, and what is not delivered: a due job whose expiry has passed (its
+     * own {@link Job#expiresAt()}, else its run time + {@code expiresAfterMs} when that is positive, the topic's
+     * {@code expiresAfter}) is not leased but made {@link JobState#DEAD} with cause {@link DeadCause#EXPIRED}, into the
+     * outbox like any dead job, in the same step; {@link ReserveResult#expired()} counts them. So nothing that reserves
+     * can deliver an expired job. A job expires when the store's clock is past its expiry.
+     */
+    ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs, long expiresAfterMs);
+
+    /**
+     * The safety sweep for expired jobs nobody reserves (a paused topic, a pull topic without consumers, a lane behind
+     * a rate limit): looks at the lane's {@code max} earliest due jobs and makes those whose expiry passed
+     * {@link JobState#DEAD} with cause {@link DeadCause#EXPIRED}, leaving the others as they are. Earliest due first,
+     * so with a topic's {@code expiresAfter} (expiry = run time + a constant) it finds every expired job in order;
+     * a job's own later {@code expiresAt} behind {@code max} unexpired ones waits for the next sweep or a reserve.
+     *
+     * @return how many jobs expired
+     */
+    int expireOverdue(String topic, Delivery lane, int max, long expiresAfterMs);
 }

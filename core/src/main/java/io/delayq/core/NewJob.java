@@ -26,6 +26,8 @@ import java.util.TreeMap;
  *                    the {@link #fingerprint()}
  * @param onDead      where to send a notice if the job becomes {@link JobState#DEAD} (overrides the topic's
  *                    {@link TopicSettings#onDead()}), or {@code null}
+ * @param expiresAtMs the job's own expiry, epoch ms, or {@code null} (its topic's {@code expiresAfter} applies): not
+ *                    delivered by then, it is dead with cause {@link DeadCause#EXPIRED}
  */
 public record NewJob(
         String topic,
@@ -40,7 +42,8 @@ public record NewJob(
         boolean broadcast,
         Delivery delivery,
         TraceContext trace,
-        Callback onDead) {
+        Callback onDead,
+        Long expiresAtMs) {
 
     public NewJob {
         Objects.requireNonNull(topic, "topic");
@@ -53,6 +56,14 @@ public record NewJob(
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("maxAttempts must be at least 1");
         }
+    }
+
+    /** A job without an expiry of its own (the form before expiry existed). */
+    public NewJob(String topic, String id, String payload, Long delayMs, Long runAtMs, int maxAttempts, Backoff backoff,
+                  Callback callback, Long timeoutMs, boolean broadcast, Delivery delivery, TraceContext trace,
+                  Callback onDead) {
+        this(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast, delivery, trace,
+                onDead, null);
     }
 
     /** A job without a dead-notice target of its own (the form before dead notices existed). */
@@ -82,19 +93,25 @@ public record NewJob(
     /** The same job for the other lane. */
     public NewJob withDelivery(Delivery lane) {
         return new NewJob(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast, lane,
-                trace, onDead);
+                trace, onDead, expiresAtMs);
     }
 
     /** The same job carrying a producer's trace context ({@code null}: none). */
     public NewJob withTrace(TraceContext context) {
         return new NewJob(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast,
-                delivery, context, onDead);
+                delivery, context, onDead, expiresAtMs);
     }
 
     /** The same job with its own dead-notice target ({@code null}: the topic's). */
     public NewJob withOnDead(Callback target) {
         return new NewJob(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast,
-                delivery, trace, target);
+                delivery, trace, target, expiresAtMs);
+    }
+
+    /** The same job with its own expiry, epoch ms ({@code null}: its topic's {@code expiresAfter}, if any). */
+    public NewJob withExpiresAt(Long atMs) {
+        return new NewJob(topic, id, payload, delayMs, runAtMs, maxAttempts, backoff, callback, timeoutMs, broadcast,
+                delivery, trace, onDead, atMs);
     }
 
     public JobRef ref() {
@@ -122,6 +139,9 @@ public record NewJob(
             // Appended only when set, so that a job without one keeps the fingerprint stores already hold.
             canonical.append('\u0000').append(onDead.url())
                     .append('\u0000').append(new TreeMap<>(onDead.headers()));
+        }
+        if (expiresAtMs != null) {
+            canonical.append("\u0000expires:").append(expiresAtMs); // only when set, as onDead
         }
         // One digest per thread, held by a local class (nothing else of the record changes): a MessageDigest.getInstance
         // per job searched the security providers on every enqueue. digest() resets it for the next use.

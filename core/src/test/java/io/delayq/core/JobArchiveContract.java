@@ -1333,4 +1333,37 @@ public abstract class JobArchiveContract {
             pool.shutdownNow();
         }
     }
+
+    // ------------------------------------------------------------------ dead causes (issue 29)
+
+    @Test
+    void aLetterKeepsItsCauseAndTheCauseFiltersLettersOfBeforeCountingAsAttemptsExhausted() {
+        Job old = deadJob(topic, "before-causes", 1_000, 5_000); // archived before causes existed: none stored
+        Job expired = withCause(deadJob(topic, "expired", 1_000, 6_000), DeadCause.EXPIRED);
+        Job noRetry = withCause(deadJob(topic, "no-retry", 1_000, 7_000), DeadCause.NO_RETRY);
+        Job exhausted = withCause(deadJob(topic, "exhausted", 1_000, 8_000), DeadCause.ATTEMPTS_EXHAUSTED);
+        archive.write(entries(old, expired, noRetry, exhausted));
+
+        assertThat(archive.deadLetter(noRetry.ref()).orElseThrow().job().cause()).isEqualTo(DeadCause.NO_RETRY);
+        assertThat(archive.deadLetter(old.ref()).orElseThrow().job().deadCause())
+                .isEqualTo(DeadCause.ATTEMPTS_EXHAUSTED);
+        assertThat(ids(DeadLetterQuery.topic(topic).withCause(DeadCause.EXPIRED))).containsExactly("expired");
+        assertThat(ids(DeadLetterQuery.topic(topic).withCause(DeadCause.NO_RETRY))).containsExactly("no-retry");
+        assertThat(ids(DeadLetterQuery.topic(topic).withCause(DeadCause.ATTEMPTS_EXHAUSTED)))
+                .containsExactly("exhausted", "before-causes");
+        assertThat(ids(DeadLetterQuery.topic(topic).withCause(DeadCause.NO_CALLBACK))).isEmpty();
+        assertThat(archive.countDeadLetters(DeadLetterQuery.topic(topic).withCause(DeadCause.ATTEMPTS_EXHAUSTED)))
+                .isEqualTo(2);
+    }
+
+    private List<String> ids(DeadLetterQuery query) {
+        return archive.deadLetters(query).items().stream().map(l -> l.job().id()).toList();
+    }
+
+    private static Job withCause(Job job, DeadCause cause) {
+        return new Job(job.topic(), job.id(), job.payload(), job.runAt(), job.state(), job.attempts(),
+                job.maxAttempts(), job.backoff(), job.callback(), job.timeoutMs(), job.broadcast(), job.delivery(),
+                job.createdAt(), job.finishedAt(), job.lastError(), job.history(), job.trace(), job.onDead(), cause,
+                null);
+    }
 }

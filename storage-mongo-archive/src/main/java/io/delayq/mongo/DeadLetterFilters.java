@@ -71,6 +71,13 @@ final class DeadLetterFilters {
         if (query.group() != null) {
             filters.add(Filters.eq(SIGNATURE_ID, query.group()));
         }
+        if (query.cause() != null) {
+            // the job's own field; a letter archived before causes existed has none and counts as ATTEMPTS_EXHAUSTED
+            String field = ArchiveDocuments.JOB + ".cause";
+            filters.add(query.cause() == io.delayq.core.DeadCause.ATTEMPTS_EXHAUSTED
+                    ? Filters.or(Filters.eq(field, query.cause().name()), Filters.exists(field, false))
+                    : Filters.eq(field, query.cause().name()));
+        }
         return Filters.and(filters);
     }
 

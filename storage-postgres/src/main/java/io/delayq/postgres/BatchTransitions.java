@@ -98,7 +98,8 @@ final class BatchTransitions {
      * gets a token for each lease it may make, drawn here ({@link LeaseToken#randomBits}): 16 bytes each, one after
      * the other, as one {@code bytea}.
      */
-    List<Reserved> reserve(String topic, boolean push, int max, long defaultLeaseMs) throws SQLException {
+    List<Reserved> reserve(String topic, boolean push, int max, long defaultLeaseMs, long expiresAfterMs)
+            throws SQLException {
         try (Connection pooled = dataSource.getConnection();
              PreparedStatement ps = driverConnection(pooled).prepareStatement(RESERVE.sql())) {
             // Its rows in binary from the first execution on a connection (pgjdbc switches after 5 by itself): four
@@ -108,6 +109,7 @@ final class BatchTransitions {
             RESERVE.set(ps, "push", push);
             RESERVE.set(ps, "max", max);
             RESERVE.set(ps, "defaultLeaseMs", defaultLeaseMs);
+            RESERVE.set(ps, "expiresAfterMs", expiresAfterMs);
             RESERVE.set(ps, "tokens", LeaseToken.randomBits(max));
             List<Reserved> rows = new ArrayList<>(max);
             try (ResultSet rs = ps.executeQuery()) {

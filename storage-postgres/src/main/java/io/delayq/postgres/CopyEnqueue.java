@@ -41,9 +41,10 @@ import java.util.TreeMap;
 final class CopyEnqueue {
     /** The binds {@link #encode} writes: {@code enqueue.sql}'s, every one of them. */
     static final Set<String> BINDS = Set.of("topics", "ids", "push", "delayMs", "runAtMs", "maxAttempts", "fingerprints",
-            "timeoutMs", "broadcast", "callbacks", "backoffs", "payloads", "traceparents", "tracestates", "onDeads");
+            "timeoutMs", "broadcast", "callbacks", "backoffs", "payloads", "traceparents", "tracestates", "onDeads",
+            "expiresAtMs");
     private static final NamedSql COPY = NamedSql.load("enqueue_copy");
-    private static final short FIELDS = 16;
+    private static final short FIELDS = 17;
     private static final NamedSql OPEN = NamedSql.load("enqueue_copy_open");
     private static final NamedSql CLOSE = NamedSql.load("enqueue_copy_close");
     private static final String UNIQUE_VIOLATION = "23505";
@@ -192,6 +193,7 @@ final class CopyEnqueue {
         String[] traceparents = (String[]) arrays.get("traceparents");
         String[] tracestates = (String[]) arrays.get("tracestates");
         String[] onDeads = (String[]) arrays.get("onDeads");
+        Long[] expiresAtMs = (Long[]) arrays.get("expiresAtMs");
         Buffer out = new Buffer(topics.length * 512);
         out.bytes(HEADER);
         for (int k = 0; k < topics.length; k++) {
@@ -212,6 +214,11 @@ final class CopyEnqueue {
             out.text(traceparents[k]);
             out.text(tracestates[k]);
             out.jsonb(onDeads[k]);
+            if (expiresAtMs[k] == null) {
+                out.int32(-1);
+            } else {
+                out.timestamp(expiresAtMs[k]);
+            }
         }
         out.int16((short) -1);
         return out;

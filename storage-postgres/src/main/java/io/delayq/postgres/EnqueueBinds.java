@@ -37,6 +37,7 @@ final class EnqueueBinds {
         String[] traceparents = new String[n];
         String[] tracestates = new String[n];
         String[] onDeads = new String[n];
+        Long[] expiresAtMs = new Long[n];
         for (int k = 0; k < n; k++) {
             NewJob job = jobs.get(k);
             topics[k] = job.topic();
@@ -53,6 +54,7 @@ final class EnqueueBinds {
             traceparents[k] = job.trace() == null ? null : job.trace().traceparent();
             tracestates[k] = job.trace() == null ? null : job.trace().tracestate();
             onDeads[k] = job.onDead() == null ? null : json(mapper, job.onDead(), job);
+            expiresAtMs[k] = job.expiresAtMs();
         }
         Map<String, Object[]> arrays = new LinkedHashMap<>();
         arrays.put("topics", topics);
@@ -70,6 +72,7 @@ final class EnqueueBinds {
         arrays.put("traceparents", traceparents);
         arrays.put("tracestates", tracestates);
         arrays.put("onDeads", onDeads);
+        arrays.put("expiresAtMs", expiresAtMs);
         return arrays;
     }
 

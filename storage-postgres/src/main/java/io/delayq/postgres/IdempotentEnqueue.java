@@ -129,6 +129,6 @@ final class IdempotentEnqueue {
     private static Job createdJob(NewJob job, long runAt, long createdAt) {
         return new Job(job.topic(), job.id(), job.payload(), runAt, JobState.SCHEDULED, 0, job.maxAttempts(),
                 job.backoff(), job.callback(), job.timeoutMs(), job.broadcast(), job.delivery(), createdAt, null, null,
-                List.of(), job.trace(), job.onDead());
+                List.of(), job.trace(), job.onDead(), null, job.expiresAtMs());
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delayq.core.Attempt;
 import io.delayq.core.Backoff;
 import io.delayq.core.Callback;
+import io.delayq.core.DeadCause;
 import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.JobState;
@@ -58,6 +59,9 @@ final class JobRowMapper implements RowMapper<Job> {
         final int traceparent;
         final int tracestate;
         final int onDead;
+        /** -1 where a statement's rows do not have the column (they all do from V19 on). */
+        final int expiresAt;
+        final int deadCause;
 
         Columns(ResultSet rs) throws SQLException {
             topic = rs.findColumn("topic");
@@ -79,6 +83,16 @@ final class JobRowMapper implements RowMapper<Job> {
             traceparent = rs.findColumn("traceparent");
             tracestate = rs.findColumn("tracestate");
             onDead = rs.findColumn("on_dead");
+            expiresAt = optionalColumn(rs, "expires_at");
+            deadCause = optionalColumn(rs, "dead_cause");
+        }
+
+        private static int optionalColumn(ResultSet rs, String name) {
+            try {
+                return rs.findColumn(name);
+            } catch (SQLException absent) {
+                return -1;
+            }
         }
     }
 
@@ -115,7 +129,9 @@ final class JobRowMapper implements RowMapper<Job> {
                     rs.getString(c.lastError),
                     history(rs.getString(c.history)),
                     trace(rs.getString(c.traceparent), rs.getString(c.tracestate)),
-                    json(rs.getString(c.onDead), Callback.class));
+                    json(rs.getString(c.onDead), Callback.class),
+                    c.deadCause < 0 ? null : DeadCause.ofStored(rs.getString(c.deadCause)),
+                    c.expiresAt < 0 ? null : nullableMillis(rs, c.expiresAt));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("job " + topic + "/" + id + " has a malformed row in delayq_jobs: "
                     + e.getOriginalMessage(), e);

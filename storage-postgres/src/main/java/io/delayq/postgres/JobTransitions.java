@@ -20,7 +20,12 @@ interface JobTransitions {
     @SqlQuery("nack")
     String nack(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") UUID token,
                 @Bind("delayMs") long delayMs, @Bind("error") String error, @Bind("httpStatus") Integer httpStatus,
-                @Bind("held") boolean held, @Bind("historySize") int historySize);
+                @Bind("held") boolean held, @Bind("historySize") int historySize, @Bind("cause") String cause);
+
+    /** How many due jobs expired ({@code expire_overdue.sql}: the safety sweep). */
+    @SqlQuery("expire_overdue")
+    int expireOverdue(@Bind("topic") String topic, @Bind("push") boolean push, @Bind("max") int max,
+                      @Bind("expiresAfterMs") long expiresAfterMs);
 
     @SqlQuery("extend")
     Extended extend(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") UUID token,

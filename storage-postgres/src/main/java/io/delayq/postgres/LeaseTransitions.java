@@ -40,17 +40,22 @@ final class LeaseTransitions {
         this.options = options;
     }
 
-    ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs) {
+    ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs, long expiresAfterMs) {
         if (max < 1) {
             throw new IllegalArgumentException("max must be at least 1");
         }
-        return reserves.reserve(topic, lane, Math.min(MAX_RESERVE, max), defaultLeaseMs);
+        return reserves.reserve(topic, lane, Math.min(MAX_RESERVE, max), defaultLeaseMs, Math.max(0, expiresAfterMs));
+    }
+
+    int expireOverdue(String topic, Delivery lane, int max, long expiresAfterMs) {
+        return PostgresCalls.call("expire overdue jobs", () -> transitions.expireOverdue(topic, lane == Delivery.PUSH,
+                max, Math.max(0, expiresAfterMs)));
     }
 
     /** One reserve statement (for one caller, or for several that {@link ReserveCoalescer} lets share it). */
-    private ReserveResult reserveNow(String topic, Delivery lane, int max, long defaultLeaseMs) {
+    private ReserveResult reserveNow(String topic, Delivery lane, int max, long defaultLeaseMs, long expiresAfterMs) {
         List<Reserved> rows = PostgresCalls.callDirect("reserve", () ->
-                batches.reserve(topic, lane == Delivery.PUSH, max, defaultLeaseMs));
+                batches.reserve(topic, lane == Delivery.PUSH, max, defaultLeaseMs, expiresAfterMs));
         List<Lease> leases = new ArrayList<>(rows.size());
         for (Reserved r : rows) {
             if (r.job() != null) {
@@ -60,7 +65,7 @@ final class LeaseTransitions {
             }
         }
         Reserved any = rows.get(0);
-        return new ReserveResult(leases, any.next() == null ? -1 : any.next(), any.now());
+        return new ReserveResult(leases, any.next() == null ? -1 : any.next(), any.now(), any.expired());
     }
 
     /**
@@ -72,7 +77,8 @@ final class LeaseTransitions {
         LOG.error("Job {} cannot be read by this version of delayq ({}); it is made DEAD without an attempt, and its"
                 + " dead letter goes to the outbox", lease.job(), reason);
         try {
-            nack(lease, Failure.dead("the stored job cannot be read by this version of delayq: " + reason, null));
+            nack(lease, Failure.dead("the stored job cannot be read by this version of delayq: " + reason, null,
+                    io.delayq.core.DeadCause.UNREADABLE));
         } catch (StoreException e) {
             LOG.warn("Could not end unreadable job {} now; it comes back when its lease expires: {}", lease.job(),
                     e.getMessage());
@@ -112,7 +118,7 @@ final class LeaseTransitions {
         JobRef ref = lease.job();
         String status = PostgresCalls.call("nack", () -> transitions.nack(ref.topic(), ref.id(), lease.token().toUuid(),
                 failure.isDead() ? -1 : failure.retryDelayMs(), failure.error(), failure.httpStatus(),
-                failure.held(), options.historySize()));
+                failure.held(), options.historySize(), failure.deadCause().name()));
         return StoreStatus.valueOf(status);
     }
 

@@ -222,8 +222,13 @@ public final class PostgresJobStore implements JobStore {
     // ---------------------------------------------------------------- leases
 
     @Override
-    public ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs) {
-        return leases.reserve(topic, lane, max, defaultLeaseMs);
+    public ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs, long expiresAfterMs) {
+        return leases.reserve(topic, lane, max, defaultLeaseMs, expiresAfterMs);
+    }
+
+    @Override
+    public int expireOverdue(String topic, Delivery lane, int max, long expiresAfterMs) {
+        return leases.expireOverdue(topic, lane, max, expiresAfterMs);
     }
 
     @Override

@@ -21,16 +21,16 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Every caller of a shared statement gets that statement's clock and next run time: the earliest job still
  * scheduled after all of its leases, which is what each of them would be told had it run last. Requests of different
- * lanes, or with another default lease time, never share a statement.
+ * lanes, or with another default lease time or expiresAfter, never share a statement.
  */
 final class ReserveCoalescer {
     /** The reserve statement itself: up to {@code max} leases of the lane. */
     @FunctionalInterface
     interface Statement {
-        ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs);
+        ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs, long expiresAfterMs);
     }
 
-    private record Key(String topic, Delivery lane, long defaultLeaseMs) {
+    private record Key(String topic, Delivery lane, long defaultLeaseMs, long expiresAfterMs) {
     }
 
     private static final class Request {
@@ -63,8 +63,8 @@ final class ReserveCoalescer {
     }
 
     /** As {@link io.delayq.core.JobStore#reserve}, {@code max} between 1 and the limit. */
-    ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs) {
-        Key key = new Key(topic, lane, defaultLeaseMs);
+    ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs, long expiresAfterMs) {
+        Key key = new Key(topic, lane, defaultLeaseMs, expiresAfterMs);
         Lane l = lanes.computeIfAbsent(key, k -> new Lane());
         Request mine = new Request(max);
         l.queue.add(mine);
@@ -98,7 +98,7 @@ final class ReserveCoalescer {
         }
         ReserveResult all;
         try {
-            all = statement.reserve(key.topic(), key.lane(), total, key.defaultLeaseMs());
+            all = statement.reserve(key.topic(), key.lane(), total, key.defaultLeaseMs(), key.expiresAfterMs());
         } catch (RuntimeException e) {
             for (Request r : batch) {
                 r.failure = e;
@@ -110,7 +110,9 @@ final class ReserveCoalescer {
         int from = 0;
         for (Request r : batch) {
             int to = Math.min(leases.size(), from + r.max);
-            r.result = batch.size() == 1 ? all : new ReserveResult(leases.subList(from, to), all.nextDueAt(), all.now());
+            // the expired count goes to the first caller only, so that a metric summing them counts each job once
+            r.result = batch.size() == 1 ? all : new ReserveResult(leases.subList(from, to), all.nextDueAt(), all.now(),
+                    r == batch.get(0) ? all.expired() : 0);
             r.done = true;
             from = to;
         }

@@ -30,7 +30,8 @@ final class Rows {
      * A row of {@code reserve}: a lease (id non-null), or only the clock and the lane's next run time. A leased row this
      * code cannot decode has no job but the reason ({@code unreadable}), so that it costs the other leases nothing.
      */
-    record Reserved(String id, Job job, String unreadable, LeaseToken token, long deadline, long now, Long next) {
+    record Reserved(String id, Job job, String unreadable, LeaseToken token, long deadline, long now, Long next,
+                    int expired) {
     }
 
     /** {@code extend}'s answer. */
@@ -84,10 +85,10 @@ final class Rows {
     }
 
     /** Where the columns of {@code reserve}'s rows are, looked up once per result set. */
-    record ReservedColumns(JobRowMapper.Columns job, int token, int deadline, int now, int next) {
+    record ReservedColumns(JobRowMapper.Columns job, int token, int deadline, int now, int next, int expired) {
         ReservedColumns(ResultSet rs) throws SQLException {
             this(new JobRowMapper.Columns(rs), rs.findColumn("lease_token"), rs.findColumn("lease_deadline"),
-                    rs.findColumn("now_ms"), rs.findColumn("next_ms"));
+                    rs.findColumn("now_ms"), rs.findColumn("next_ms"), rs.findColumn("expired_n"));
         }
     }
 
@@ -107,7 +108,8 @@ final class Rows {
         Long next = rs.wasNull() ? null : nextMs;
         UUID token = rs.getObject(c.token(), UUID.class);
         return new Reserved(id, job, unreadable, token == null ? null : LeaseToken.of(token),
-                id == null ? 0 : JobRowMapper.millis(rs, c.deadline()), rs.getLong(c.now()), next);
+                id == null ? 0 : JobRowMapper.millis(rs, c.deadline()), rs.getLong(c.now()), next,
+                (int) rs.getLong(c.expired()));
     }
 
     /** A stored histogram as {@link LatenessBuckets#COUNT} counts (padded with zeros should it be shorter). */

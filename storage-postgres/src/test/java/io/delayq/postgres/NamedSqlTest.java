@@ -30,7 +30,7 @@ class NamedSqlTest {
     @Test
     void loadsEveryBatchStatementWithTheBindsItsHeaderNames() {
         assertThat(NamedSql.load("reserve").names()).containsOnly("topic", "push", "max",
-                "defaultLeaseMs", "tokens");
+                "defaultLeaseMs", "tokens", "expiresAfterMs");
         assertThat(NamedSql.load("ack").names()).containsOnly("topics", "ids", "tokens",
                 "historySize");
         assertThat(NamedSql.load("enqueue").names()).containsOnlyElementsOf(CopyEnqueue.BINDS)

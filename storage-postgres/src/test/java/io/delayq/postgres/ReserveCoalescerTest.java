@@ -41,7 +41,7 @@ class ReserveCoalescerTest {
         volatile RuntimeException failure;
 
         @Override
-        public ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs) {
+        public ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs, long expiresAfterMs) {
             calls.add(max);
             try {
                 hold.await(10, TimeUnit.SECONDS);
@@ -68,14 +68,14 @@ class ReserveCoalescerTest {
         statement.hold = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
-            Future<ReserveResult> first = pool.submit(() -> coalescer.reserve(TOPIC, Delivery.PULL, 100, 30_000));
+            Future<ReserveResult> first = pool.submit(() -> coalescer.reserve(TOPIC, Delivery.PULL, 100, 30_000, 0));
             await(() -> statement.calls.size() == 1);
             List<Thread> waiting = new CopyOnWriteArrayList<>();
             List<Future<ReserveResult>> others = new ArrayList<>();
             for (int max : List.of(5, 1, 100, 7)) {
                 others.add(pool.submit(() -> {
                     waiting.add(Thread.currentThread());
-                    return coalescer.reserve(TOPIC, Delivery.PULL, max, 30_000);
+                    return coalescer.reserve(TOPIC, Delivery.PULL, max, 30_000, 0);
                 }));
                 // queued in this order: each one waits for the lane's lock before the next is started
                 await(() -> waiting.size() == others.size()
@@ -104,11 +104,11 @@ class ReserveCoalescerTest {
 
     @Test
     void aStatementLeasingFewerThanAskedServesTheEarliestCallersFirst() {
-        ReserveCoalescer.Statement two = (topic, lane, max, lease) -> new ReserveResult(List.of(
+        ReserveCoalescer.Statement two = (topic, lane, max, lease, expiresAfter) -> new ReserveResult(List.of(
                 lease("a"), lease("b")), -1, 7);
         ReserveCoalescer coalescer = new ReserveCoalescer(10_000, two);
 
-        ReserveResult alone = coalescer.reserve(TOPIC, Delivery.PULL, 5, 30_000);
+        ReserveResult alone = coalescer.reserve(TOPIC, Delivery.PULL, 5, 30_000, 0);
 
         assertThat(alone.leases()).extracting(l -> l.job().id()).containsExactly("a", "b");
         assertThat(alone.nextDueAt()).isEqualTo(-1);
@@ -121,14 +121,14 @@ class ReserveCoalescerTest {
         statement.hold = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
-            Future<ReserveResult> first = pool.submit(() -> coalescer.reserve(TOPIC, Delivery.PULL, 10, 30_000));
+            Future<ReserveResult> first = pool.submit(() -> coalescer.reserve(TOPIC, Delivery.PULL, 10, 30_000, 0));
             await(() -> statement.calls.size() == 1);
             List<Thread> waiting = new CopyOnWriteArrayList<>();
             List<Future<ReserveResult>> others = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 others.add(pool.submit(() -> {
                     waiting.add(Thread.currentThread());
-                    return coalescer.reserve(TOPIC, Delivery.PULL, 10, 30_000);
+                    return coalescer.reserve(TOPIC, Delivery.PULL, 10, 30_000, 0);
                 }));
                 await(() -> waiting.size() == others.size()
                         && waiting.get(waiting.size() - 1).getState() == Thread.State.WAITING);
@@ -142,7 +142,7 @@ class ReserveCoalescerTest {
             assertThat(statement.calls).containsExactly(10, 20);
 
             statement.failure = null;
-            assertThat(coalescer.reserve(TOPIC, Delivery.PULL, 3, 30_000).leases()).hasSize(3);
+            assertThat(coalescer.reserve(TOPIC, Delivery.PULL, 3, 30_000, 0).leases()).hasSize(3);
             assertThat(statement.calls).containsExactly(10, 20, 3);
         } finally {
             pool.shutdownNow();
@@ -157,23 +157,23 @@ class ReserveCoalescerTest {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             CountDownLatch held = statement.hold;
-            Future<ReserveResult> first = pool.submit(() -> coalescer.reserve(TOPIC, Delivery.PULL, 100, 30_000));
+            Future<ReserveResult> first = pool.submit(() -> coalescer.reserve(TOPIC, Delivery.PULL, 100, 30_000, 0));
             await(() -> statement.calls.size() == 1);
             List<Thread> waiting = new CopyOnWriteArrayList<>();
             List<Future<ReserveResult>> others = new ArrayList<>();
             for (int max : List.of(100, 40, 100)) {
                 others.add(pool.submit(() -> {
                     waiting.add(Thread.currentThread());
-                    return coalescer.reserve(TOPIC, Delivery.PULL, max, 30_000);
+                    return coalescer.reserve(TOPIC, Delivery.PULL, max, 30_000, 0);
                 }));
                 await(() -> waiting.size() == others.size()
                         && waiting.get(waiting.size() - 1).getState() == Thread.State.WAITING);
             }
             // another lane and another lease time run at once, beside the held statement
             statement.hold = new CountDownLatch(0);
-            assertThat(pool.submit(() -> coalescer.reserve(TOPIC, Delivery.PUSH, 2, 30_000)).get(10, TimeUnit.SECONDS)
+            assertThat(pool.submit(() -> coalescer.reserve(TOPIC, Delivery.PUSH, 2, 30_000, 0)).get(10, TimeUnit.SECONDS)
                     .leases()).hasSize(2);
-            assertThat(pool.submit(() -> coalescer.reserve(TOPIC, Delivery.PULL, 2, 60_000)).get(10, TimeUnit.SECONDS)
+            assertThat(pool.submit(() -> coalescer.reserve(TOPIC, Delivery.PULL, 2, 60_000, 0)).get(10, TimeUnit.SECONDS)
                     .leases()).hasSize(2);
             held.countDown();
             first.get(10, TimeUnit.SECONDS);

@@ -52,7 +52,7 @@ final class LeaseReserver {
         this.now = now;
     }
 
-    ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs) {
+    ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs, long expiresAfterMs) {
         if (max < 1) {
             throw new IllegalArgumentException("max must be at least 1");
         }
@@ -60,10 +60,10 @@ final class LeaseReserver {
         Partition[] ps = topics.partitions(topic);
         if (ps.length == 1) {
             List<Lease> leases = new ArrayList<>();
-            long[] nextAndNow = reservePartition(ps[0], lane, wanted, defaultLeaseMs, leases);
-            return new ReserveResult(leases, nextAndNow[0], nextAndNow[1]);
+            long[] nextAndNow = reservePartition(ps[0], lane, wanted, defaultLeaseMs, expiresAfterMs, leases);
+            return new ReserveResult(leases, nextAndNow[0], nextAndNow[1], (int) nextAndNow[2]);
         }
-        return reserveAcross(ps, lane, wanted, defaultLeaseMs);
+        return reserveAcross(ps, lane, wanted, defaultLeaseMs, expiresAfterMs);
     }
 
     /**
@@ -79,7 +79,8 @@ final class LeaseReserver {
      * answer's next due time is then at most {@value RedisJobStore#RETRY_FAILED_PARTITION_MS} ms away, so the caller
      * comes back for the partition left out; the call fails (UNAVAILABLE) only when every partition failed.
      */
-    private ReserveResult reserveAcross(Partition[] ps, Delivery lane, int wanted, long defaultLeaseMs) {
+    private ReserveResult reserveAcross(Partition[] ps, Delivery lane, int wanted, long defaultLeaseMs,
+                                        long expiresAfterMs) {
         List<Partition> all = Arrays.asList(ps);
         List<RuntimeException> failures = new ArrayList<>();
         List<List<Tuple>> heads = calls.eachPartition("reserve", all.size(), failures, pipe -> all.stream()
@@ -101,10 +102,11 @@ final class LeaseReserver {
             }
             chosen.add(ps[i]);
             keys.add(keys(ps[i], lane));
-            args.add(args(share[i], defaultLeaseMs));
+            args.add(args(share[i], defaultLeaseMs, expiresAfterMs));
         }
         List<Lease> leases = new ArrayList<>();
         long serverNow = -1;
+        int expired = 0;
         if (!chosen.isEmpty()) {
             Scripts scripts = calls.scripts();
             List<Object> answers = calls.eachPartition("reserve", chosen.size(), failures, pipe -> {
@@ -127,6 +129,7 @@ final class LeaseReserver {
                 long[] nextAndNow = readAnswer(chosen.get(c), (List<?>) answer, leases);
                 next = TopicReads.earlier(next, nextAndNow[0]);
                 serverNow = Math.max(serverNow, nextAndNow[1]);
+                expired += (int) nextAndNow[2];
             }
         }
         if (serverNow < 0) {
@@ -139,40 +142,42 @@ final class LeaseReserver {
                     + " others", ps[0].topic(), failures.size(), failures.get(0).toString(), leases.size());
         }
         leases.sort(Comparator.comparingLong(l -> l.job().runAt()));
-        return new ReserveResult(leases, next, serverNow);
+        return new ReserveResult(leases, next, serverNow, expired);
     }
 
     private static List<String> keys(Partition p, Delivery lane) {
-        return List.of(p.jobs(), p.scheduled(lane), p.leased(), p.finished(), p.quarantine());
+        return List.of(p.jobs(), p.scheduled(lane), p.leased(), p.finished(), p.quarantine(), p.archive(), p.stats());
     }
 
     /**
      * The script's arguments; its third, a token for each lease it may make, drawn here because Lua has no CSPRNG: one
      * string of {@code count} tokens of {@value LeaseToken#LENGTH} characters (one argument, not {@code count}).
      */
-    private List<String> args(int count, long defaultLeaseMs) {
+    private List<String> args(int count, long defaultLeaseMs, long expiresAfterMs) {
         return List.of(Integer.toString(count), Long.toString(defaultLeaseMs), LeaseToken.randomTexts(count),
-                retentionMs);
+                retentionMs, Long.toString(Math.max(0, expiresAfterMs)));
     }
 
     /**
-     * Runs the reserve script on one partition, adding its leases; returns {nextDueAt, now}. A leased record this code
+     * Runs the reserve script on one partition, adding its leases; returns {nextDueAt, now, expired}. A leased record this code
      * cannot decode costs the others nothing: it is made DEAD at once (its attempt cannot be made), so that it reaches
      * the outbox, and from there the archiver's quarantine, instead of coming back at every lease expiry.
      */
-    private long[] reservePartition(Partition p, Delivery lane, int count, long defaultLeaseMs, List<Lease> leases) {
+    private long[] reservePartition(Partition p, Delivery lane, int count, long defaultLeaseMs, long expiresAfterMs,
+                                    List<Lease> leases) {
         List<?> answer = (List<?>) calls.call("reserve", () -> calls.scripts().eval(Op.RESERVE, keys(p, lane),
-                args(count, defaultLeaseMs)));
+                args(count, defaultLeaseMs, expiresAfterMs)));
         return readAnswer(p, answer, leases);
     }
 
-    /** Adds the leases of one reserve script answer; returns {nextDueAt, now}. */
+    /** Adds the leases of one reserve script answer; returns {nextDueAt, now, expired}. */
     private long[] readAnswer(Partition p, List<?> answer, List<Lease> leases) {
         int quarantined = ((Long) answer.get(2)).intValue();
-        LeaseTransitions.logQuarantined(p, answer.subList(3, 3 + 2 * quarantined), "reserve");
+        long expired = (Long) answer.get(3);
+        LeaseTransitions.logQuarantined(p, answer.subList(4, 4 + 2 * quarantined), "reserve");
         List<LeaseRef> unreadable = new ArrayList<>();
         List<String> reasons = new ArrayList<>();
-        for (int a = 3 + 2 * quarantined; a + 3 < answer.size(); a += 4) {
+        for (int a = 4 + 2 * quarantined; a + 3 < answer.size(); a += 4) {
             String id = (String) answer.get(a);
             LeaseToken token = new LeaseToken((String) answer.get(a + 1));
             long deadline = Long.parseLong((String) answer.get(a + 2));
@@ -186,7 +191,7 @@ final class LeaseReserver {
         for (int i = 0; i < unreadable.size(); i++) {
             failUnreadable(unreadable.get(i), reasons.get(i));
         }
-        return new long[] {Long.parseLong((String) answer.get(1)), Long.parseLong((String) answer.get(0))};
+        return new long[] {Long.parseLong((String) answer.get(1)), Long.parseLong((String) answer.get(0)), expired};
     }
 
     /**
@@ -197,7 +202,8 @@ final class LeaseReserver {
         LOG.error("Job {} cannot be read by this version of delayq ({}); it is made DEAD without an attempt, and its"
                 + " dead letter goes to the outbox", lease.job(), reason);
         try {
-            transitions.nack(lease, Failure.dead("the stored job cannot be read by this version of delayq: " + reason, null));
+            transitions.nack(lease, Failure.dead("the stored job cannot be read by this version of delayq: " + reason, null,
+                    io.delayq.core.DeadCause.UNREADABLE));
         } catch (StoreException e) {
             LOG.warn("Could not end unreadable job {} now; it comes back when its lease expires: {}", lease.job(),
                     e.getMessage());

@@ -92,7 +92,8 @@ final class LeaseTransitions {
                 List.of(ref.id(), lease.token().text(), Long.toString(failure.isDead() ? -1 : failure.retryDelayMs()),
                         failure.error() == null ? "" : failure.error(),
                         failure.httpStatus() == null ? "" : failure.httpStatus().toString(),
-                        scriptArgs.retentionMs(), scriptArgs.historySize(), ref.topic(), failure.held() ? "1" : "0"));
+                        scriptArgs.retentionMs(), scriptArgs.historySize(), ref.topic(), failure.held() ? "1" : "0",
+                        failure.deadCause().name()));
         return ScriptCodes.status((Long) answer);
     }
 
@@ -124,6 +125,19 @@ final class LeaseTransitions {
             taken += ((Long) answer.get(0)).intValue();
         }
         return taken;
+    }
+
+    /** The safety sweep for expired due jobs ({@code expire_overdue.lua}), partition by partition, up to {@code max}. */
+    int expireOverdue(String topic, io.delayq.core.Delivery lane, int max, long expiresAfterMs) {
+        int expired = 0;
+        for (Partition p : topics.partitions(topic)) {
+            Long answer = (Long) calls.call("expire overdue jobs", () -> calls.scripts().eval(Op.EXPIRE_OVERDUE,
+                    List.of(p.jobs(), p.scheduled(lane), p.finished(), p.archive(), p.stats()),
+                    List.of(Integer.toString(max), Long.toString(Math.max(0, expiresAfterMs)),
+                            scriptArgs.retentionMs())));
+            expired += answer.intValue();
+        }
+        return expired;
     }
 
     /** Logs what a script moved to the quarantine: {@code pairs} is id, reason, id, reason, … */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.Attempt;
 import io.delayq.core.Backoff;
 import io.delayq.core.Callback;
+import io.delayq.core.DeadCause;
 import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.JobState;
@@ -47,7 +48,7 @@ final class RecordCodec {
     String newJobHeadEnd(NewJob job) {
         String fingerprint = "|" + storedFingerprint(job);
         if (job.timeoutMs() == null && !job.broadcast() && job.callback() == null && job.backoff() == null
-                && job.trace() == null && job.onDead() == null) {
+                && job.trace() == null && job.onDead() == null && job.expiresAtMs() == null) {
             return fingerprint;
         }
         StringBuilder b = new StringBuilder(80).append(fingerprint).append("|{");
@@ -67,6 +68,9 @@ final class RecordCodec {
             if (job.onDead() != null) {
                 b.append("\"od\":").append(mapper.writeValueAsString(mapper.writeValueAsString(job.onDead()))).append(',');
             }
+            if (job.expiresAtMs() != null) {
+                b.append("\"ex\":").append(job.expiresAtMs()).append(',');
+            }
             if (job.trace() != null) {
                 b.append("\"tp\":").append(mapper.writeValueAsString(job.trace().traceparent())).append(',');
                 if (job.trace().tracestate() != null) {
@@ -84,7 +88,7 @@ final class RecordCodec {
     Job created(NewJob job, long runAt, long createdAt) {
         return new Job(job.topic(), job.id(), job.payload(), runAt, JobState.SCHEDULED, 0, job.maxAttempts(),
                 job.backoff(), job.callback(), job.timeoutMs(), job.broadcast(), job.delivery(), createdAt, null, null,
-                List.of(), job.trace(), job.onDead());
+                List.of(), job.trace(), job.onDead(), null, job.expiresAtMs());
     }
 
     /** Reads a record: {@code <head>\n<payload>}, the head as described in {@code lua/lib/record.lua}. */
@@ -132,7 +136,9 @@ final class RecordCodec {
                     m == null ? List.of() : history(m.get("h")),
                     m != null && m.has("tp") ? new TraceContext(m.get("tp").asText(),
                             m.has("ts") ? m.get("ts").asText() : null) : null,
-                    m != null && m.has("od") ? mapper.readValue(m.get("od").asText(), Callback.class) : null);
+                    m != null && m.has("od") ? mapper.readValue(m.get("od").asText(), Callback.class) : null,
+                    m != null && m.has("dc") ? DeadCause.ofStored(m.get("dc").asText()) : null,
+                    m != null && m.has("ex") ? m.get("ex").asLong() : null);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("job " + topic + "/" + id + " has a malformed record in Redis: " + e.getOriginalMessage(), e);
         }

@@ -261,8 +261,13 @@ public final class RedisJobStore implements JobStore {
     // ---------------------------------------------------------------- leases (LeaseReserver, LeaseTransitions)
 
     @Override
-    public ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs) {
-        return reserver.reserve(topic, lane, max, defaultLeaseMs);
+    public ReserveResult reserve(String topic, Delivery lane, int max, long defaultLeaseMs, long expiresAfterMs) {
+        return reserver.reserve(topic, lane, max, defaultLeaseMs, expiresAfterMs);
+    }
+
+    @Override
+    public int expireOverdue(String topic, Delivery lane, int max, long expiresAfterMs) {
+        return leases.expireOverdue(topic, lane, max, expiresAfterMs);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.delayq.core.archive;
 
+import io.delayq.core.DeadCause;
 import io.delayq.core.JobRules;
 
 import java.util.regex.Pattern;
@@ -26,10 +27,12 @@ import java.util.regex.Pattern;
  *                     choose: the service sets it from who is asking, every {@code with…} keeps it, and whatever the
  *                     filters name, nothing outside it is listed, counted, grouped, replayed or purged — a
  *                     {@code topic} outside it matches nothing (an empty answer, not an error)
+ * @param cause        only letters that died of this ({@link io.delayq.core.Job#deadCause()}: a letter stored before
+ *                     causes existed counts as {@link DeadCause#ATTEMPTS_EXHAUSTED})
  */
 public record DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean replayed, int limit, String cursor,
                               String host, Integer httpStatus, String idPrefix, String payloadField,
-                              String payloadValue, String group, TopicScope scope) {
+                              String payloadValue, String group, TopicScope scope, DeadCause cause) {
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_LIMIT = 1000;
     /** A payload field path: up to 8 names of letters, digits, '_' or '-', joined by dots. */
@@ -67,6 +70,14 @@ public record DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean repl
         scope = scope == null ? TopicScope.all() : scope;
     }
 
+    /** Every filter but the cause (the form before causes existed). */
+    public DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean replayed, int limit, String cursor,
+                           String host, Integer httpStatus, String idPrefix, String payloadField,
+                           String payloadValue, String group, TopicScope scope) {
+        this(topic, fromMs, toMs, replayed, limit, cursor, host, httpStatus, idPrefix, payloadField, payloadValue,
+                group, scope, null);
+    }
+
     /** Every filter, over every topic (an operator's query). */
     public DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean replayed, int limit, String cursor,
                            String host, Integer httpStatus, String idPrefix, String payloadField,
@@ -91,48 +102,54 @@ public record DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean repl
 
     public DeadLetterQuery withLimit(int newLimit) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, newLimit, cursor, host, httpStatus, idPrefix,
-                payloadField, payloadValue, group, scope);
+                payloadField, payloadValue, group, scope, cause);
     }
 
     public DeadLetterQuery withCursor(String newCursor) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, newCursor, host, httpStatus, idPrefix,
-                payloadField, payloadValue, group, scope);
+                payloadField, payloadValue, group, scope, cause);
     }
 
     public DeadLetterQuery withReplayed(Boolean newReplayed) {
         return new DeadLetterQuery(topic, fromMs, toMs, newReplayed, limit, cursor, host, httpStatus, idPrefix,
-                payloadField, payloadValue, group, scope);
+                payloadField, payloadValue, group, scope, cause);
     }
 
     public DeadLetterQuery withHost(String newHost) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, newHost, httpStatus, idPrefix,
-                payloadField, payloadValue, group, scope);
+                payloadField, payloadValue, group, scope, cause);
     }
 
     public DeadLetterQuery withHttpStatus(Integer status) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, host, status, idPrefix,
-                payloadField, payloadValue, group, scope);
+                payloadField, payloadValue, group, scope, cause);
     }
 
     public DeadLetterQuery withIdPrefix(String prefix) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, host, httpStatus, prefix,
-                payloadField, payloadValue, group, scope);
+                payloadField, payloadValue, group, scope, cause);
     }
 
     public DeadLetterQuery withPayload(String field, String value) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, host, httpStatus, idPrefix,
-                field, value, group, scope);
+                field, value, group, scope, cause);
     }
 
     public DeadLetterQuery withGroup(String signatureId) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, host, httpStatus, idPrefix,
-                payloadField, payloadValue, signatureId, scope);
+                payloadField, payloadValue, signatureId, scope, cause);
+    }
+
+    /** The same filters, only letters that died of {@code newCause} ({@code null}: of anything). */
+    public DeadLetterQuery withCause(DeadCause newCause) {
+        return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, host, httpStatus, idPrefix,
+                payloadField, payloadValue, group, scope, newCause);
     }
 
     /** The same filters over the letters of {@code newScope} only ({@code null}: every topic). */
     public DeadLetterQuery withScope(TopicScope newScope) {
         return new DeadLetterQuery(topic, fromMs, toMs, replayed, limit, cursor, host, httpStatus, idPrefix,
-                payloadField, payloadValue, group, newScope);
+                payloadField, payloadValue, group, newScope, cause);
     }
 
     /**
@@ -156,7 +173,7 @@ public record DeadLetterQuery(String topic, Long fromMs, Long toMs, Boolean repl
      */
     public boolean isUnfiltered() {
         return topic == null && fromMs == null && toMs == null && replayed == null && host == null
-                && httpStatus == null && idPrefix == null && payloadField == null && group == null;
+                && httpStatus == null && idPrefix == null && payloadField == null && group == null && cause == null;
     }
 
     private static void checkLength(String name, String value) {

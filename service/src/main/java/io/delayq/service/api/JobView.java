@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.delayq.core.Attempt;
 import io.delayq.core.Backoff;
 import io.delayq.core.Callback;
+import io.delayq.core.DeadCause;
 import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.JobState;
@@ -35,6 +36,9 @@ import java.util.List;
  * @param tracestate  the tracestate that came with it, when any
  * @param onDead      its own dead-notice target, when it has one (on a dead letter: the target that applied);
  *                    header values masked
+ * @param cause       why it is DEAD ({@code ATTEMPTS_EXHAUSTED}, {@code EXPIRED}, {@code NO_RETRY}, {@code NO_CALLBACK},
+ *                    {@code LEASE_EXPIRED}, {@code UNREADABLE}); absent unless dead
+ * @param expiresAt   its own expiry, when it has one: not delivered by then, it is dead with cause EXPIRED
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobView(
@@ -56,7 +60,9 @@ public record JobView(
         List<AttemptView> history,
         String traceparent,
         String tracestate,
-        Callback onDead) {
+        Callback onDead,
+        DeadCause cause,
+        String expiresAt) {
 
     /**
      * One finished attempt, as the API shows it (times in RFC 3339 like the job's own).
@@ -83,7 +89,8 @@ public record JobView(
                 time(job.createdAt()), job.finishedAt() == null ? null : time(job.finishedAt()), job.lastError(),
                 job.history().isEmpty() ? null : job.history().stream().map(AttemptView::of).toList(),
                 job.trace() == null ? null : job.trace().traceparent(),
-                job.trace() == null ? null : job.trace().tracestate(), HeaderValues.masked(job.onDead()));
+                job.trace() == null ? null : job.trace().tracestate(), HeaderValues.masked(job.onDead()),
+                job.deadCause(), job.expiresAt() == null ? null : time(job.expiresAt()));
     }
 
     public static String time(long epochMs) {

@@ -36,8 +36,10 @@ public final class ConsumerEndpoints implements Managed {
     private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, ObjectMapper mapper,
                               MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes, ConsumerFactory limits) {
         this.store = store;
+        // delayq.jobs.expired: the delivery engine's meter of the same name (delayq_jobs_expired_total)
         this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher,
-                new TopicPermits(store::rateLimiters, new RateLimitMetrics(metrics))), limits.getMaxParkedLeaseRequests(),
+                new TopicPermits(store::rateLimiters, new RateLimitMetrics(metrics)),
+                metrics.meter("delayq.jobs.expired")), limits.getMaxParkedLeaseRequests(),
                 metrics.meter(MetricRegistry.name("delayq", "consumer", "lease-requests-refused")));
         this.hub = new BroadcastHub(mapper, metrics, keepAliveMs, maxQueuedBytes, limits.getMaxEventStreams(),
                 limits.getEventStreamWriters());

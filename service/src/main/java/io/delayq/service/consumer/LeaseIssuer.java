@@ -31,7 +31,12 @@ final class LeaseIssuer {
     private final LeaseWatcher watcher;
     private final TopicPermits permits;
 
-    LeaseIssuer(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, TopicPermits permits) {
+    private final com.codahale.metrics.Meter expired;
+
+    /** @param expired marked for each due job a reserve found expired ({@code delayq_jobs_expired_total}) */
+    LeaseIssuer(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, TopicPermits permits,
+                com.codahale.metrics.Meter expired) {
+        this.expired = expired;
         this.store = store;
         this.defaults = defaults;
         this.watcher = watcher;
@@ -50,16 +55,18 @@ final class LeaseIssuer {
             return new ReserveResult(List.of(), -1L, store.now());
         }
         long length = leaseMs != null ? leaseMs : defaults.timeoutMs(null, settings);
+        Long expiresAfter = settings.expiresAfterMs();
+        long expiresAfterMs = expiresAfter == null ? 0 : expiresAfter;
         Rate rate = settings.rateLimit();
         if (rate == null) {
-            return leased(topic, store.reserve(topic, Delivery.PULL, max, length), leaseMs);
+            return leased(topic, counted(store.reserve(topic, Delivery.PULL, max, length, expiresAfterMs)), leaseMs);
         }
         TopicPermits.Taken taken = permits.take(topic, TopicPermits.Lane.PULL, rate, max);
         if (taken.granted() == 0) {
             long now = store.now();
             return new ReserveResult(List.of(), now + taken.retryAfterMs(), now);
         }
-        ReserveResult result = store.reserve(topic, Delivery.PULL, taken.granted(), length);
+        ReserveResult result = counted(store.reserve(topic, Delivery.PULL, taken.granted(), length, expiresAfterMs));
         permits.reserved(topic, TopicPermits.Lane.PULL, taken, result.leases().size());
         if (taken.limited() && result.leases().size() == taken.granted() && result.nextDueAt() >= 0) {
             // More may be due, but not before the next permit: that is when a long poll should look again.
@@ -67,6 +74,14 @@ final class LeaseIssuer {
             result = new ReserveResult(result.leases(), Math.max(result.nextDueAt(), nextPermit), result.now());
         }
         return leased(topic, result, leaseMs);
+    }
+
+    /** The reserve's result, its expired jobs counted. */
+    private ReserveResult counted(ReserveResult result) {
+        if (result.expired() > 0) {
+            expired.mark(result.expired());
+        }
+        return result;
     }
 
     private ReserveResult leased(String topic, ReserveResult result, Long leaseMs) {

@@ -105,7 +105,8 @@ public class LeaseResource {
     /**
      * Records a failed attempt. With {@code delayMs} the job runs again after that delay ("not now, put it back");
      * without it the job's retry policy decides. Either way a nack of the last attempt makes the job dead: every nack
-     * uses the attempt it was leased for. {@code 204}.
+     * uses the attempt it was leased for. With {@code noRetry: true} the job is dead now, cause {@code NO_RETRY},
+     * whatever attempts it has left. {@code 204}.
      */
     @POST
     @Path("/jobs/{id}/nack")
@@ -115,7 +116,14 @@ public class LeaseResource {
         LeaseRef lease = lease(topic, id, body == null ? null : body.leaseToken());
         String error = errorText(body.error());
         Failure failure;
-        if (body.delayMs() != null) {
+        if (body.endsJob()) {
+            if (body.delayMs() != null) {
+                throw new IllegalArgumentException("noRetry ends the job; it cannot also be put back (delayMs): send"
+                        + " one of them");
+            }
+            failure = Failure.dead(error == null ? "the consumer said noRetry" : error, null,
+                    io.delayq.core.DeadCause.NO_RETRY);
+        } else if (body.delayMs() != null) {
             if (body.delayMs() < 0 || body.delayMs() > rules.maxDelayMs()) {
                 throw new IllegalArgumentException("delayMs is " + body.delayMs() + "; put a job back 0 to "
                         + rules.maxDelayMs() + " ms (limits.maxDelay) later");

@@ -15,11 +15,13 @@ package io.delayq.service.deadletters;
  *                        took (without it a replay starts from the newest, and tries failed ones again)
  * @param expectedCount   purge only: how many letters the operator confirmed; more matching is a 409 and nothing
  *                        is purged
+ * @param cause           only letters that died of this ({@code EXPIRED}, {@code NO_RETRY}, …), as the list's
+ *                        {@code cause}
  */
 public record DeadLetterFilter(String topic, String from, String to, Boolean includeReplayed, Boolean replayed,
-                               Long delayMs, Integer max, String cursor, Long expectedCount) {
+                               Long delayMs, Integer max, String cursor, Long expectedCount, String cause) {
 
     static DeadLetterFilter none() {
-        return new DeadLetterFilter(null, null, null, null, null, null, null, null, null);
+        return new DeadLetterFilter(null, null, null, null, null, null, null, null, null, null);
     }
 }

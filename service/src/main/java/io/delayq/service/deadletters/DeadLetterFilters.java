@@ -1,5 +1,6 @@
 package io.delayq.service.deadletters;
 
+import io.delayq.core.DeadCause;
 import io.delayq.core.JobRules;
 import io.delayq.core.archive.DeadLetterCursor;
 import io.delayq.core.archive.DeadLetterQuery;
@@ -18,13 +19,13 @@ import java.util.Set;
 
 /**
  * Reads the dead-letter filters of a query string ({@code topic, from, to, replayed, host, status, idPrefix, group,
- * payload.<field>=<value>} or its long form {@code payloadField=<field>&payloadValue=<value>}) or of a bulk operation's body into a {@link DeadLetterQuery}. An unknown parameter is
+ * cause, payload.<field>=<value>} or its long form {@code payloadField=<field>&payloadValue=<value>}) or of a bulk operation's body into a {@link DeadLetterQuery}. An unknown parameter is
  * refused rather than ignored: a typo in a filter must not widen a purge to letters nobody meant.
  */
 public final class DeadLetterFilters {
     static final String PAYLOAD_PREFIX = "payload.";
     private static final Set<String> KNOWN = Set.of("topic", "from", "to", "replayed", "host", "status", "idPrefix",
-            "group", "payloadField", "payloadValue", "limit", "cursor");
+            "group", "payloadField", "payloadValue", "limit", "cursor", "cause");
 
     private DeadLetterFilters() {
     }
@@ -55,8 +56,8 @@ public final class DeadLetterFilters {
             } else if (!KNOWN.contains(name)) {
                 throw new IllegalArgumentException("unknown query parameter " + JobRules.quote(name)
                         + "; the filters are topic, from,"
-                        + " to, replayed, host, status, idPrefix, group and payload.<field> (or payloadField and"
-                        + " payloadValue)");
+                        + " to, replayed, host, status, idPrefix, group, cause and payload.<field> (or payloadField"
+                        + " and payloadValue)");
             }
         }
         if (params.containsKey("payloadField") || params.containsKey("payloadValue")) {
@@ -69,7 +70,16 @@ public final class DeadLetterFilters {
         }
         return of(params.getFirst("topic"), params.getFirst("from"), params.getFirst("to"), replayed,
                 params.getFirst("host"), status, params.getFirst("idPrefix"), payloadField, payloadValue,
-                params.getFirst("group"), limit, cursor);
+                params.getFirst("group"), limit, cursor).withCause(cause(params.getFirst("cause")));
+    }
+
+    /**
+     * A {@code cause} filter ({@code EXPIRED}, {@code no_retry}, …; see {@link DeadCause}); blank is none, an unknown
+     * name a 422 that lists the known ones.
+     */
+    public static DeadCause cause(String text) {
+        String c = blankToNull(text);
+        return c == null ? null : DeadCause.parse(c);
     }
 
     /**
@@ -144,6 +154,7 @@ public final class DeadLetterFilters {
         append(out, "status", q.httpStatus());
         append(out, "idPrefix", q.idPrefix());
         append(out, "group", q.group());
+        append(out, "cause", q.cause());
         if (q.payloadField() != null) {
             append(out, PAYLOAD_PREFIX + q.payloadField(), q.payloadValue());
         }

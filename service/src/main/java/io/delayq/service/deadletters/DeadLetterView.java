@@ -1,6 +1,7 @@
 package io.delayq.service.deadletters;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.delayq.core.DeadCause;
 import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.FailureSignature;
@@ -23,6 +24,8 @@ import java.util.List;
  * @param job         the whole job: payload, callback, options and the history of its attempts
  * @param signature   why it died, normalised: the failure group it belongs to
  * @param notice      where its dead notice to {@code job.onDead} stands; absent when it had no onDead target
+ * @param cause       why it died ({@code ATTEMPTS_EXHAUSTED}, {@code EXPIRED}, {@code NO_RETRY}, …); a letter archived
+ *                    before causes existed shows {@code ATTEMPTS_EXHAUSTED}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DeadLetterView(
@@ -36,7 +39,8 @@ public record DeadLetterView(
         List<ReplayView> replays,
         JobView job,
         SignatureView signature,
-        NoticeView notice) {
+        NoticeView notice,
+        DeadCause cause) {
 
     /**
      * The dead notice of this death, sent to {@code job.onDead} (the job's own target, or its topic's when it died).
@@ -80,7 +84,8 @@ public record DeadLetterView(
         return new DeadLetterView(letter.job().topic(), letter.job().id(), letter.key(), time(letter.deadAt()),
                 letter.job().attempts(), letter.job().lastError(), letter.replayCount(),
                 letter.replays().stream().map(ReplayView::of).toList(), JobView.of(letter.job()),
-                SignatureView.of(FailureSignature.of(letter.job())), NoticeView.of(letter.notice()));
+                SignatureView.of(FailureSignature.of(letter.job())), NoticeView.of(letter.notice()),
+                letter.job().deadCause());
     }
 
     static String time(long epochMs) {

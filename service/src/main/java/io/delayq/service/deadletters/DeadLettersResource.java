@@ -223,7 +223,8 @@ public class DeadLettersResource {
             DeadLetterCursor.decode(cursor);
         }
         var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), replayed(f),
-                DeadLetterQuery.DEFAULT_LIMIT, cursor).withScope(Scope.of(caller).archiveScope());
+                DeadLetterQuery.DEFAULT_LIMIT, cursor).withScope(Scope.of(caller).archiveScope())
+                .withCause(DeadLetterFilters.cause(f.cause()));
         var result = replayer.replayAll(query, f.delayMs(), true, max);
         if (result.replayed() > 0) {
             audit.record(caller, query.topic(), "dead-letters.replay", DeadLetterFilters.describe(query),
@@ -290,7 +291,8 @@ public class DeadLettersResource {
     public PurgeResponse purgeMany(@Context SecurityContext caller, DeadLetterFilter filter) {
         DeadLetterFilter f = filter == null ? DeadLetterFilter.none() : filter;
         var query = new DeadLetterQuery(topic(f.topic()), time("from", f.from()), time("to", f.to()), f.replayed(),
-                DeadLetterQuery.DEFAULT_LIMIT, null).withScope(Scope.of(caller).archiveScope());
+                DeadLetterQuery.DEFAULT_LIMIT, null).withScope(Scope.of(caller).archiveScope())
+                .withCause(DeadLetterFilters.cause(f.cause()));
         if (query.isUnfiltered()) {
             throw new IllegalArgumentException("give at least one of topic, from, to or replayed; to purge every dead"
                     + " letter, send {\"to\": \"<a time after the newest>\"}");

@@ -312,6 +312,23 @@ final class AttemptOutcomes {
         }
     }
 
+    // ---------------------------------------------------------------- answers that end or postpone a job (issue 29)
+
+    /**
+     * The receiver answered 429/503 with a {@code Retry-After}: the job is postponed to then without using its
+     * attempt (a held nack with the answer's status in the history), as a hold is; never dead for it.
+     */
+    void postponedLater(TopicState ts, Lease lease, String error, Integer status, long delayMs) {
+        heldLater(ts, lease, Failure.postponed(delayMs, error, status));
+    }
+
+    /** The job is dead now whatever attempts it has left, for {@code cause} (a "don't retry" answer). */
+    void deadLater(TopicState ts, Lease lease, String error, Integer status, io.delayq.core.DeadCause cause) {
+        if (!onStoreWriter(() -> finish(ts, lease, Failure.dead(error, status, cause)))) {
+            released(ts);
+        }
+    }
+
     /** The attempt is over without a record (its lease will expire): free its slot. */
     void released(TopicState ts) {
         inFlight.decrementAndGet();

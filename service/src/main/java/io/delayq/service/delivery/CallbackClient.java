@@ -52,11 +52,23 @@ public final class CallbackClient {
      * @param snippet    the start of a non-2xx body, whitespace collapsed; empty for 2xx
      * @param retryAfter the {@code Retry-After} header, or null
      * @param asyncAck   the {@code Delayq-Async-Ack} header, or null: a receiver's "I confirm later" on its 202
+     * @param noRetry    the {@code Delayq-No-Retry} header, or null: a receiver's "don't try this job again"
      */
-    public record Answer(int status, String snippet, String retryAfter, Throwable failure, String asyncAck) {
+    public record Answer(int status, String snippet, String retryAfter, Throwable failure, String asyncAck,
+                         String noRetry) {
         /** An answer without a {@code Delayq-Async-Ack} header, or no answer. */
         public Answer(int status, String snippet, String retryAfter, Throwable failure) {
-            this(status, snippet, retryAfter, failure, null);
+            this(status, snippet, retryAfter, failure, null, null);
+        }
+
+        /** An answer without a {@code Delayq-No-Retry} header. */
+        public Answer(int status, String snippet, String retryAfter, Throwable failure, String asyncAck) {
+            this(status, snippet, retryAfter, failure, asyncAck, null);
+        }
+
+        /** Whether the receiver said {@code Delayq-No-Retry: true}. */
+        public boolean saysNoRetry() {
+            return noRetry != null && "true".equalsIgnoreCase(noRetry.trim());
         }
 
         public boolean is2xx() {
@@ -66,6 +78,9 @@ public final class CallbackClient {
 
     /** The header by which a receiver's {@code 202} says "I take the job and confirm it later through ack/nack". */
     public static final String ASYNC_ACK = "Delayq-Async-Ack";
+
+    /** The header by which a receiver's error answer says "this job cannot succeed: do not retry it" (issue 29). */
+    public static final String NO_RETRY = "Delayq-No-Retry";
 
     private final HttpClient http = new HttpClient();
     private final ExecutorService dns;
@@ -156,7 +171,7 @@ public final class CallbackClient {
             }
             String text = new String(prefix, 0, length, StandardCharsets.UTF_8).strip().replaceAll("\\s+", " ");
             done.accept(new Answer(response.getStatus(), text, response.getHeaders().get(HttpHeader.RETRY_AFTER), null,
-                    response.getHeaders().get(ASYNC_ACK)));
+                    response.getHeaders().get(ASYNC_ACK), response.getHeaders().get(NO_RETRY)));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.delayq.service.delivery;
 
 import io.delayq.core.Callback;
+import io.delayq.core.DeadCause;
 import io.delayq.core.Job;
 import io.delayq.core.Lease;
 import io.delayq.core.PolicyDefaults;
@@ -21,7 +22,9 @@ import java.util.concurrent.TimeUnit;
  * payload with the {@link CallbackHeaders} through the non-blocking {@link CallbackClient} and, when the answer comes
  * (on one of the client's threads), hands the outcome to {@link AttemptOutcomes}: 2xx is a success (except a 202
  * that the topic or the receiver marks as asynchronous, which waits for its ack or nack); any other status, a timeout,
- * a refused connection or a refused address is a failed attempt, with the receiver's {@code Retry-After} on 429 and 503 (capped by {@code maxRetryAfter}). Before the request the endpoint circuit
+ * a refused connection or a refused address is a failed attempt. A 429 or 503 with a {@code Retry-After} postpones the
+ * job to then (capped by {@code maxRetryAfter}) without using its attempt; a status among the topic's
+ * {@code noRetryStatuses}, or an answer with {@code Delayq-No-Retry: true}, ends it dead at once (cause NO_RETRY). Before the request the endpoint circuit
  * breaker ({@link CallbackBreaker}) may hold the job instead (its origin's circuit is open, or its held jobs are being
  * released at a bounded rate), and it is told what the request got.
  */
@@ -168,10 +171,18 @@ final class CallbackSender {
             // not for the producer who reads lastError.
             boolean quote = settings.showsErrorBodies() && !answer.snippet().isEmpty();
             error = "callback answered HTTP " + status + (quote ? ": " + answer.snippet() : "");
-            if (status == 429 || status == 503) {
-                if (wait.isPresent()) {
-                    retryAfter = Math.min(wait.getAsLong(), maxRetryAfterMs);
-                }
+            if ((status == 429 || status == 503) && wait.isPresent()) {
+                // back-pressure: the receiver says when to come back; the job waits until then without using its
+                // attempt (and the breaker was told it says nothing about the origin's health)
+                retryAfter = Math.min(wait.getAsLong(), maxRetryAfterMs);
+                outcomes.postponedLater(ts, lease, error + ", Retry-After " + retryAfter / 1000 + " s", status,
+                        retryAfter);
+                return;
+            }
+            if (NoRetryAnswers.endsJob(settings, status, answer)) {
+                outcomes.deadLater(ts, lease, error + " (" + NoRetryAnswers.why(settings, status, answer) + ")",
+                        status, DeadCause.NO_RETRY);
+                return;
             }
         }
         outcomes.failedLater(ts, lease, settings, error, status, retryAfter);

@@ -59,6 +59,8 @@ public final class DeliveryEngine implements Managed {
     private final ReservePump pump;
     private final LeaseExpiry leaseExpiry;
     private final SafetySweep sweep;
+    /** Expired jobs nobody reserves (issue 29), on a thread of its own. */
+    private final ExpirySweep expirySweep;
 
     private volatile boolean running;
 
@@ -123,6 +125,7 @@ public final class DeliveryEngine implements Managed {
                 new TopicPermits(store::rateLimiters, rateMetrics), originLimits);
         this.leaseExpiry = new LeaseExpiry(store, clock, timers, this::ready, errors);
         this.sweep = new SafetySweep(store, topics, timers, errors, sweepMs);
+        this.expirySweep = new ExpirySweep(store, this.metrics, errors, sweepMs);
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -146,6 +149,7 @@ public final class DeliveryEngine implements Managed {
         running = true;
         pump.start();
         sweep.start();
+        expirySweep.start();
         LOG.info("delivery engine started: maxConcurrency={}, maxConcurrencyPerTopic={}, reserveBatch={},"
                         + " default timeout={} ms, default maxAttempts={}, sweep every {} ms, store clock offset {} µs"
                         + " (round trip {} µs)", maxConcurrency, maxPerTopic, reserveBatch, policy.timeoutMs(),
@@ -171,6 +175,7 @@ public final class DeliveryEngine implements Managed {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        expirySweep.stop();
         sweep.stop(); // after the sweep has ended, so that it cannot subscribe again
         int left = outcomes.inFlight();
         outcomes.abandon(); // before the client aborts them: aborted attempts are not recorded as failures

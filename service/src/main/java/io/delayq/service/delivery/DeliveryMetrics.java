@@ -17,6 +17,12 @@ final class DeliveryMetrics {
     static final String PREFIX = "delayq.delivery.";
 
     final MetricRegistry registry;
+    /**
+     * Jobs not delivered by their expiry, made dead (cause EXPIRED) by this instance's reserves and sweeps, push and
+     * pull alike: {@code delayq_jobs_expired_total}. The consumer endpoints mark the same meter (same name).
+     */
+    public static final String EXPIRED = "delayq.jobs.expired";
+    final Meter expired;
     final Meter delivered;
     final Meter failed;
     final Meter dead;
@@ -42,11 +48,19 @@ final class DeliveryMetrics {
         this.lateExtensions = registry.meter(PREFIX + "async-extensions-late");
         this.reserveCalls = registry.meter(PREFIX + "reserve-calls");
         this.reserved = registry.meter(PREFIX + "reserved");
+        this.expired = registry.meter(EXPIRED);
         // Lock-free reservoirs: these are updated once per job from many threads.
         this.callbackLatency = registry.timer(PREFIX + "callback-latency",
                 () -> new Timer(LockFreeExponentiallyDecayingReservoir.builder().build()));
         this.lateness = registry.histogram(PREFIX + "lateness",
                 () -> new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build()));
         registry.gauge(PREFIX + "in-flight", () -> inFlight::getAsInt);
+    }
+
+    /** Counts jobs a reserve or a sweep found expired. */
+    void expired(int count) {
+        if (count > 0) {
+            expired.mark(count);
+        }
     }
 }

@@ -84,7 +84,8 @@ final class LeaseDispatcher {
                 outcomes.succeeded(ts, lease, 0);
             } else {
                 outcomes.finish(ts, lease, Failure.dead("no callback: the job has none and topic " + job.topic()
-                        + " has no default callback; set one with PUT /v1/topics/" + job.topic(), null));
+                        + " has no default callback; set one with PUT /v1/topics/" + job.topic(), null,
+                        io.delayq.core.DeadCause.NO_CALLBACK));
             }
         } catch (RuntimeException e) {
             LOG.error("could not deliver {}; recording it as a failed attempt", lease.ref(), e);

@@ -213,8 +213,10 @@ public final class JobScheduler {
         boolean broadcast = Boolean.TRUE.equals(r.broadcast());
         Callback onDead = HeaderValues.refuseMask("onDead", onDead(r.onDead()));
         Delivery lane = policy.lane(broadcast, callback, settings);
+        Long expiresAtMs = ExpiresAt.check(r.expiresAt(), delayMs, runAtMs, System.currentTimeMillis());
         return rules.checkJobSize(new NewJob(topic, id, payload, delayMs, runAtMs,
-                policy.maxAttempts(attempts, settings), backoff, callback, timeoutMs, broadcast, lane, null, onDead));
+                policy.maxAttempts(attempts, settings), backoff, callback, timeoutMs, broadcast, lane, null, onDead,
+                expiresAtMs));
     }
 
     /** Checks a callback as {@link #toNewJob} does; {@code null} stays {@code null}. */

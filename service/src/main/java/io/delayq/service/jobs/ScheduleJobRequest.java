@@ -17,6 +17,8 @@ import io.dropwizard.util.Duration;
  * @param timeout     how long one attempt may take, as a Dropwizard duration ({@code "30s"}, {@code "2m"})
  * @param broadcast   when due, send it to every subscriber of the topic's event stream
  * @param onDead      where a signed notice goes if the job ends dead; else the topic's {@code onDead}, else none
+ * @param expiresAt   not delivered by this RFC 3339 time (first attempt or retry), the job is dead with cause
+ *                    {@code EXPIRED}; else the topic's {@code expiresAfter}, if any. Not before the run time.
  */
 public record ScheduleJobRequest(
         String id,
@@ -28,5 +30,6 @@ public record ScheduleJobRequest(
         Backoff backoff,
         Duration timeout,
         Boolean broadcast,
-        CallbackSpec onDead) {
+        CallbackSpec onDead,
+        String expiresAt) {
 }

@@ -22,7 +22,9 @@ import java.util.Map;
  *
  * <p>Body: {@code topic}, {@code id}, {@code attempts}, {@code maxAttempts}, {@code lastError}, {@code lastStatus}
  * (the HTTP status of the job's last attempt, when it got one), {@code deadAt} (RFC 3339), {@code deadLetter} (the
- * dead letter's key, for the admin API) and {@code payload} (the job's payload, verbatim).
+ * dead letter's key, for the admin API), {@code cause} (why it died: {@code ATTEMPTS_EXHAUSTED}, {@code EXPIRED},
+ * {@code NO_RETRY}, … as {@link io.delayq.core.DeadCause} names them) and {@code payload} (the job's payload,
+ * verbatim).
  *
  * <p>Headers: the target's own, then delayq's, which win: {@code Delayq-Event: dead}, {@code Delayq-Id},
  * {@code Delayq-Topic}, {@code Delayq-Notice-Attempt} (1-based), {@code Delayq-Signature} as a callback's but of kind
@@ -52,14 +54,15 @@ final class DeadNoticeRequest {
     /** The body of a dead letter's notice. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Body(String topic, String id, int attempts, int maxAttempts, String lastError, Integer lastStatus,
-                String deadAt, String deadLetter, @JsonRawValue @JsonInclude(JsonInclude.Include.ALWAYS) String payload) {
+                String deadAt, String deadLetter, @JsonRawValue @JsonInclude(JsonInclude.Include.ALWAYS) String payload,
+                String cause) {
     }
 
     static Body bodyOf(DeadLetter letter) {
         Job job = letter.job();
         return new Body(job.topic(), job.id(), job.attempts(), job.maxAttempts(), job.lastError(),
                 lastStatus(job.history()), Instant.ofEpochMilli(letter.deadAt()).toString(), letter.key(),
-                job.payload());
+                job.payload(), job.deadCause() == null ? null : job.deadCause().name());
     }
 
     byte[] body(DeadLetter letter) {

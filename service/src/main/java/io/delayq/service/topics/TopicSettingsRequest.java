@@ -25,10 +25,15 @@ import io.dropwizard.util.Duration;
  *                         status only)
  * @param rateLimit        {@code {perSecond, burst}}: deliveries and pull leases of the topic, at most this rate over
  *                         all instances together; jobs over it wait without using an attempt ({@code null}: none)
+ * @param expiresAfter     a job not delivered this long after its run time (first attempt or retry) is dead with
+ *                         cause {@code EXPIRED}, e.g. {@code "3h"}; a job's own {@code expiresAt} comes first
+ * @param noRetryStatuses  callback answers that end a job at once, dead with cause {@code NO_RETRY}, e.g.
+ *                         {@code [400, 404, 410, 422]}
  */
 public record TopicSettingsRequest(CallbackSpec callback, Integer maxAttempts, Backoff backoff, Duration timeout,
                                    Boolean paused, Boolean archiveSucceeded, CallbackSpec onDead, BreakerSpec breaker,
                                    Duration asyncAckTimeout, Boolean asyncAck,
                                    Boolean errorBodies,
-                                   RateLimitSpec rateLimit) {
+                                   RateLimitSpec rateLimit, Duration expiresAfter,
+                                   java.util.List<Integer> noRetryStatuses) {
 }

@@ -62,7 +62,8 @@ public final class TopicSettingsUpdate {
                 body.has("asyncAck") ? request.asyncAck() : null,
                 body.has("errorBodies") ? request.errorBodies() : null,
                 body.has("rateLimit") ? RateLimitChecks.check("rateLimit", request.rateLimit()) : null,
-                null, null);
+                body.has("expiresAfter") ? RetryAnswerChecks.expiresAfter(request.expiresAfter()) : null,
+                body.has("noRetryStatuses") ? RetryAnswerChecks.noRetryStatuses(request.noRetryStatuses()) : null);
         return current -> new TopicSettings(
                 body.has("callback") ? HeaderValues.keepStored("callback", given.callback(), current.callback())
                         : current.callback(),
@@ -77,9 +78,8 @@ public final class TopicSettingsUpdate {
                 body.has("asyncAckTimeout") ? given.asyncAckTimeoutMs() : current.asyncAckTimeoutMs(),
                 body.has("asyncAck") ? given.asyncAck() : current.asyncAck(),
                 body.has("errorBodies") ? given.errorBodies() : current.errorBodies(),
-                // rate limit, expiry and "don't retry" statuses: kept as stored until their fields are read
                 body.has("rateLimit") ? given.rateLimit() : current.rateLimit(),
-                current.expiresAfterMs(),
-                current.noRetryStatuses());
+                body.has("expiresAfter") ? given.expiresAfterMs() : current.expiresAfterMs(),
+                body.has("noRetryStatuses") ? given.noRetryStatuses() : current.noRetryStatuses());
     }
 }

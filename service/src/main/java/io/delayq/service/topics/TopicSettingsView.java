@@ -26,17 +26,19 @@ import io.dropwizard.util.Duration;
  *                         {@code Delayq-Async-Ack: true})
  * @param errorBodies      errors quote the receiver's error answer (absent: the status only)
  * @param rateLimit        deliveries and pull leases per second over all instances, and the burst (absent: none)
+ * @param expiresAfter     jobs not delivered this long after their run time are dead with cause EXPIRED
+ * @param noRetryStatuses  callback answers that end a job at once (dead with cause NO_RETRY)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TopicSettingsView(Callback callback, Integer maxAttempts, Backoff backoff, Duration timeout,
                                 boolean paused, boolean archiveSucceeded, Callback onDead, BreakerSpec breaker,
                                 Duration asyncAckTimeout, Boolean asyncAck, Boolean errorBodies,
-                                RateLimitSpec rateLimit) {
+                                RateLimitSpec rateLimit, Duration expiresAfter, java.util.List<Integer> noRetryStatuses) {
     public static TopicSettingsView of(TopicSettings s) {
         return new TopicSettingsView(HeaderValues.masked(s.callback()), s.maxAttempts(), s.backoff(),
                 duration(s.timeoutMs()), s.isPaused(), s.isArchiveSucceeded(), HeaderValues.masked(s.onDead()),
                 breaker(s.breaker()), duration(s.asyncAckTimeoutMs()), s.asyncAck(), s.errorBodies(),
-                RateLimitSpec.of(s.rateLimit()));
+                RateLimitSpec.of(s.rateLimit()), duration(s.expiresAfterMs()), s.noRetryStatuses());
     }
 
     private static BreakerSpec breaker(BreakerSettings b) {

@@ -69,7 +69,14 @@ class OriginFailuresTest {
                 schedule(topic, "down-" + i, down.url("/down"), "5s", 1);
             }
             for (int i = 0; i < 3; i++) {
-                awaitState(topic, "busy-" + i, "DEAD");
+                // back-pressure postpones without using the only attempt: the job is never dead of it
+                String id = "busy-" + i;
+                Await.until(id + " postponed twice", Duration.ofSeconds(20),
+                        () -> job(topic, id).path("history").size() >= 2);
+                JsonNode postponed = job(topic, id);
+                assertThat(postponed.path("state").asText()).as("%s", postponed).isIn("SCHEDULED", "LEASED");
+                assertThat(postponed.path("history").get(0).path("httpStatus").asInt()).isEqualTo(503);
+                assertThat(postponed.path("history").get(0).path("held").asBoolean()).isTrue();
             }
             assertThat(circuit(busy).path("state").asText("CLOSED")).as("%s", circuit(busy)).isEqualTo("CLOSED");
             assertThat(circuit(busy).path("consecutiveFailures").asInt(0)).isZero();

@@ -38,7 +38,8 @@ class LeaseIssuerTest {
     void aLeaseNobodyReceivedIsGivenBackDueNowWithItsAttemptUnused() {
         String topic = "t-" + UUID.randomUUID();
         LeaseIssuer issuer = new LeaseIssuer(store, PolicyDefaults.defaults(), LeaseWatcher.NONE,
-                new TopicPermits(store::rateLimiters, new RateLimitMetrics(new MetricRegistry())));
+                new TopicPermits(store::rateLimiters, new RateLimitMetrics(new MetricRegistry())),
+                new com.codahale.metrics.Meter());
         store.enqueue(NewJob.delayed(topic, "only-one-attempt", "{}", 0, 1));
         List<Lease> taken = issuer.issue(topic, 1, 60_000L).leases();
         assertThat(taken).hasSize(1);

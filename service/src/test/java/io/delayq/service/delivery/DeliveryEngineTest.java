@@ -183,7 +183,10 @@ class DeliveryEngineTest {
         assertThat(find("j").history().get(0).httpStatus()).isEqualTo(503);
     }
 
-    /** 429 with Retry-After sets the wait like 503 does; a 429 without it follows the job's own backoff. */
+    /**
+     * 429 with Retry-After sets the wait like 503 does, without using the attempt; a 429 without it is a failed attempt
+     * that follows the job's own backoff.
+     */
     @Test
     void honoursRetryAfterOf429() throws Exception {
         AtomicInteger limitedCalls = new AtomicInteger();
@@ -205,13 +208,15 @@ class DeliveryEngineTest {
         Thread.sleep(300); // a further attempt would show up now
 
         List<Received> told = receiver.forJob("told");
-        assertThat(told).extracting(a -> a.header("Delayq-Attempt")).containsExactly("1", "2");
+        assertThat(told).extracting(a -> a.header("Delayq-Attempt")).as("the 429 with Retry-After used no attempt")
+                .containsExactly("1", "1");
         assertThat(told.get(1).receivedAtMs() - told.get(0).receivedAtMs()).as("ms between attempts, Retry-After: 2")
                 .isBetween(2_000L, 2_000L + 1_500L);
         Job done = find("told");
-        assertThat(done.attempts()).isEqualTo(2);
+        assertThat(done.attempts()).isEqualTo(1);
         assertThat(done.history()).hasSize(2);
         assertThat(done.history().get(0).httpStatus()).isEqualTo(429);
+        assertThat(done.history().get(0).held()).as("a postponement, not an attempt").isTrue();
         assertThat(done.history().get(0).error()).contains("HTTP 429");
         assertThat(done.history().get(1).error()).as("the second attempt succeeded").isNull();
 

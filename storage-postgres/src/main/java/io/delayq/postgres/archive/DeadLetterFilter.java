@@ -18,7 +18,7 @@ import java.util.Map;
  * @param conditions {@code AND …} fragments, or empty
  * @param binds      the value of each bind the conditions name ({@code topic}, {@code id}, {@code fromMs},
  *                   {@code toMs}, {@code replayed}, {@code host}, {@code httpStatus}, {@code idFrom}, {@code idTo},
- *                   {@code idPrefix}, {@code payloadText}, {@code payloadLiteral}, {@code group},
+ *                   {@code idPrefix}, {@code payloadText}, {@code payloadLiteral}, {@code group}, {@code cause},
  *                   {@code afterDeadAtMs}, {@code afterKey}; a scope's {@code scopeTopics},
  *                   {@code scopeFrom<n>}, {@code scopeTo<n>}, {@code scopePrefix<n>})
  */
@@ -98,6 +98,12 @@ record DeadLetterFilter(String conditions, Map<String, Object> binds) {
         if (query.group() != null) {
             sql.append(" AND signature_id = :group");
             binds.put("group", query.group());
+        }
+        if (query.cause() != null) {
+            // a letter archived before causes existed has none in its job: it counts as ATTEMPTS_EXHAUSTED (V19's
+            // expression index is on this very expression)
+            sql.append(" AND coalesce(job ->> 'cause', 'ATTEMPTS_EXHAUSTED') = :cause");
+            binds.put("cause", query.cause().name());
         }
         if (after != null) {
             // a row comparison in the index's order: the next page starts right below the cursor's letter

@@ -3,5 +3,5 @@
 -- order CopyEnqueue encodes each row's fields in).
 -- Binds: none; the rows follow on the connection's COPY stream.
 COPY delayq_jobs (topic, id, state, push, run_at, max_attempts, created_at, fingerprint, timeout_ms, broadcast,
-                  callback, backoff, payload, traceparent, tracestate, on_dead)
+                  callback, backoff, payload, traceparent, tracestate, on_dead, expires_at)
 FROM STDIN (FORMAT binary)

@@ -24,6 +24,7 @@ taken AS (
     SET state = CASE WHEN e.fate = 'dies' THEN 'dead'::delayq_job_state ELSE 'scheduled' END,
         run_at = CASE WHEN e.fate = 'dies' THEN j.run_at ELSE now.t END,
         finished_at = CASE WHEN e.fate = 'dies' THEN now.t END,
+        dead_cause = CASE WHEN e.fate = 'dies' THEN 'LEASE_EXPIRED' END,
         attempts = CASE WHEN e.fate = 'again' THEN j.attempts - 1 ELSE j.attempts END,
         lease_token = NULL,
         lease_deadline = NULL,

@@ -4,7 +4,8 @@
 -- :delayMs with its attempt number given back (attempts - 1, as reschedule.sql gives a leased job's attempt back):
 -- holding never uses up an attempt nor makes a job DEAD, even on its last attempt. Its history entry says "held", and
 -- the reason is not the job's last error, since nothing failed. Counters and wake-ups as for a retry.
--- Binds: :topic, :id, :token, :delayMs, :error (or null), :httpStatus (or null), :held, :historySize.
+-- Binds: :topic, :id, :token, :delayMs, :error (or null), :httpStatus (or null), :held, :historySize, :cause (the
+-- DeadCause name recorded should the job die).
 -- Returns status OK, STALE_LEASE or NOT_FOUND. Wakes the lane when the retry is its new earliest run time.
 WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
 target AS (
@@ -18,6 +19,7 @@ failed AS (
     SET state = CASE WHEN t.dies THEN 'dead'::delayq_job_state ELSE 'scheduled' END,
         run_at = CASE WHEN t.dies THEN j.run_at ELSE now.t + :delayMs * interval '1 millisecond' END,
         finished_at = CASE WHEN t.dies THEN now.t END,
+        dead_cause = CASE WHEN t.dies THEN :cause::text END,
         lease_token = NULL,
         lease_deadline = NULL,
         attempts = CASE WHEN :held::boolean THEN j.attempts - 1 ELSE j.attempts END,

@@ -30,6 +30,7 @@ local function expire(rec)
       meta.e = 'lease expired on the last attempt: outcome unknown (no answer was recorded; the callback may have'
         .. ' succeeded)'
       meta.s = 'D'
+      meta.dc = 'LEASE_EXPIRED'
       return finished_record(meta, payload, now), true
     end
     add_history(meta, { n = attempt, t = now, e = 'lease expired on the last attempt: outcome unknown, tried again' },

@@ -8,7 +8,8 @@
 -- KEYS[5] finished ZSET, KEYS[6] archive STREAM, KEYS[7] stats HASH
 -- ARGV[1] id, ARGV[2] lease token, ARGV[3] retry delay ms (-1 = dead now), ARGV[4] error text,
 -- ARGV[5] http status ('' when none), ARGV[6] finished retention ms, ARGV[7] history cap, ARGV[8] topic,
--- ARGV[9] '1' when the job is held, else '0'
+-- ARGV[9] '1' when the job is held, else '0', ARGV[10] the dead cause should the job die (DeadCause name; '' or
+-- absent: ATTEMPTS_EXHAUSTED)
 -- Returns 1 OK (scheduled again), 2 OK (dead), -1 NOT_FOUND, -3 STALE_LEASE
 --#include lib/record.lua
 
@@ -34,6 +35,7 @@ end
 add_history(meta, entry, tonumber(ARGV[7]))
 if not held and (delay < 0 or (meta.a or 0) >= (meta.m or 1)) then
   meta.s = 'D'
+  if ARGV[10] and ARGV[10] ~= '' then meta.dc = ARGV[10] else meta.dc = 'ATTEMPTS_EXHAUSTED' end
   finish(jobs, finished, archive, id, meta, payload, now, true)
   redis.call('HINCRBY', stats, 'dead', 1)
   trim_finished(jobs, finished, now, tonumber(ARGV[6]), 4)

@@ -8,7 +8,8 @@
 -- JSON text, b backoff JSON text, x finishedAt ms, e last error, h history [{n attempt, t at ms, e error, c http
 -- status, h 1 when the entry is a hold (nack.lua), not an attempt}] oldest first, tp / ts the producer's W3C
 -- traceparent / tracestate, od the job's own dead-notice target (Callback JSON text) (tp, ts and od are written by Java
--- at enqueue; scripts carry them along untouched).
+-- at enqueue; scripts carry them along untouched), ex the job's own expiry (epoch ms, written by Java at enqueue),
+-- dc the dead cause of a D record (DeadCause name; absent in records written before causes existed).
 -- States: S scheduled, L leased, Y succeeded, D dead, C cancelled.
 -- In a script the record is a table: s, l (1 = push), a, m, c, r, f and the JSON fields.
 
@@ -203,4 +204,19 @@ local function quarantine_records(jobs, quarantine, bad_list, origin, out)
     out[#out + 1] = bad[1]
     out[#out + 1] = bad[3]
   end
+end
+
+-- The job's expiry, epoch ms, or nil: its own (ex), else its run time + the topic's expiresAfter when that is > 0.
+local function expiry_of(meta, expires_after)
+  if meta.ex then return tonumber(meta.ex) end
+  if expires_after and expires_after > 0 then return meta.r + expires_after end
+  return nil
+end
+
+-- Makes a due job dead with cause EXPIRED (no attempt is made or used); runs under pcall, before any write.
+local function expired_record(meta, payload, expiry, now)
+  meta.s = 'D'
+  meta.dc = 'EXPIRED'
+  meta.e = 'expired: not delivered by its expiry (' .. string.format('%d', expiry) .. ' ms since the epoch)'
+  return finished_record(meta, payload, now)
 end
