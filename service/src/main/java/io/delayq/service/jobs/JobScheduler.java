@@ -160,7 +160,7 @@ public final class JobScheduler {
     }
 
     NewJob toNewJob(String topic, ScheduleJobRequest r, TopicSettings settings) {
-        String id = r.id() == null ? JobIds.newId() : JobRules.checkClientId(r.id());
+        String id = r.id() == null ? JobIds.newId() : JobRules.checkProducerId(r.id());
         if (r.payload() == null) {
             throw new IllegalArgumentException("payload is required: any JSON value other than null, "
                     + "e.g. {\"orderId\": 42}");
