@@ -13,6 +13,13 @@ import java.util.zip.CRC32;
  * compare-and-set of {@link ScheduleStore#advance}.
  */
 public final class FireIds {
+    /**
+     * Characters an id leaves free for a store's suffix ({@link ScheduleStore#advance}: a '.' and up to five digits).
+     */
+    public static final int STORE_SUFFIX_CHARS = 6;
+    /** The longest id made here. */
+    public static final int MAX_CHARS = JobRules.MAX_NAME_CHARS - STORE_SUFFIX_CHARS;
+
     /** The first character of every fire's id, and of no producer's. */
     public static final String PREFIX = ":";
 
@@ -35,18 +42,18 @@ public final class FireIds {
     }
 
     /**
-     * {@code :<name>:<suffix>}, within {@link JobRules#MAX_NAME_CHARS}: a long name is cut and given a CRC-32 of itself,
+     * {@code :<name>:<suffix>}, within {@link #MAX_CHARS}: a long name is cut and given a CRC-32 of itself,
      * so that two long names sharing a beginning still get different ids.
      */
     private static String fit(String name, String suffix) {
         String id = PREFIX + name + ":" + suffix;
-        if (id.length() <= JobRules.MAX_NAME_CHARS) {
+        if (id.length() <= MAX_CHARS) {
             return id;
         }
         CRC32 crc = new CRC32();
         crc.update(name.getBytes(StandardCharsets.UTF_8));
         String hash = String.format("%08x", crc.getValue());
-        int keep = JobRules.MAX_NAME_CHARS - PREFIX.length() - 1 - hash.length() - 1 - suffix.length();
+        int keep = MAX_CHARS - PREFIX.length() - 1 - hash.length() - 1 - suffix.length();
         return PREFIX + name.substring(0, keep) + "-" + hash + ":" + suffix;
     }
 }
