@@ -7,7 +7,6 @@ import io.dropwizard.util.Duration;
 
 import java.time.DateTimeException;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 
 /**
  * A schedule's definition, checked: its cron in its zone between its start and end, its misfire policy and its
@@ -20,6 +19,7 @@ public record CheckedSchedule(ScheduleRequest definition, CronSchedule cron, Mis
                               boolean paused) {
     /** The default of {@code misfireAfter}. */
     public static final Duration DEFAULT_MISFIRE_AFTER = Duration.minutes(1);
+    private static final ZoneId UTC = ZoneId.of("UTC");
     /** The shortest {@code misfireAfter}: a fire takes a scheduler tick or two to be enqueued. */
     public static final long MIN_MISFIRE_AFTER_MS = 1_000;
 
@@ -58,7 +58,7 @@ public record CheckedSchedule(ScheduleRequest definition, CronSchedule cron, Mis
 
     private static ZoneId zone(String text) {
         if (text == null) {
-            return ZoneOffset.UTC;
+            return UTC; // named "UTC" in views, not ZoneOffset.UTC's "Z"
         }
         try {
             return ZoneId.of(text);
