@@ -406,6 +406,56 @@ public final class DelayqClient {
         return call("GET", "v1/admin/circuits" + queryString(query), null, null, CircuitPage.class);
     }
 
+    // ---- recurring schedules (roles producer and admin manage; viewer reads)
+
+    /** Creates or replaces a recurring schedule (the whole of it). @return the schedule as stored */
+    public ScheduleInfo putSchedule(String topic, String name, ScheduleSpec spec) {
+        return call("PUT", schedulePath(topic, name), spec, null, ScheduleInfo.class);
+    }
+
+    /** One schedule with its next fire times and last fires. @throws NotFoundException when there is none */
+    public ScheduleInfo getSchedule(String topic, String name) {
+        return call("GET", schedulePath(topic, name), null, null, ScheduleInfo.class);
+    }
+
+    /** A page of a topic's schedules in name order, after {@code cursor} ({@code null}: from the first). */
+    public SchedulePage schedules(String topic, int limit, String cursor) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("limit", limit);
+        if (cursor != null) {
+            params.put("cursor", cursor);
+        }
+        return call("GET", "v1/topics/" + segment(topic) + "/schedules" + queryString(params), null, null,
+                SchedulePage.class);
+    }
+
+    /** Deletes a schedule; the jobs it enqueued stay. @throws NotFoundException when there is none */
+    public void deleteSchedule(String topic, String name) {
+        call("DELETE", schedulePath(topic, name), null, null, Void.class);
+    }
+
+    /** Pauses a schedule. */
+    public ScheduleInfo pauseSchedule(String topic, String name) {
+        return call("POST", schedulePath(topic, name) + "/pause", null, null, ScheduleInfo.class);
+    }
+
+    /** Resumes a schedule; fires missed while it was paused are not made up. */
+    public ScheduleInfo resumeSchedule(String topic, String name) {
+        return call("POST", schedulePath(topic, name) + "/resume", null, null, ScheduleInfo.class);
+    }
+
+    /** Enqueues the schedule's job now; its cron fires go on. @return the id of the job enqueued */
+    public String runScheduleNow(String topic, String name) {
+        return call("POST", schedulePath(topic, name) + "/run", null, null, ScheduleRun.class).jobId();
+    }
+
+    private static String schedulePath(String topic, String name) {
+        return "v1/topics/" + segment(topic) + "/schedules/" + segment(name);
+    }
+
+    record ScheduleRun(String topic, String jobId) {
+    }
+
     // ---- plumbing
 
     /** Sends one request and reads a {@code type} from a 2xx answer. */

@@ -135,6 +135,20 @@ public record JobRules(int maxPayloadBytes, long maxDelayMs, int maxAttempts, in
     }
 
     /**
+     * The id of a new job as a producer gives it: {@link #checkClientId}, and not starting with ':', the namespace of the
+     * jobs recurring schedules enqueue ({@link io.delayq.core.schedule.FireIds}), so that no producer can plant a
+     * fire's id before the schedule fires it. Reading, cancelling or replaying a fire's job by its id stays allowed.
+     */
+    public static String checkProducerId(String id) {
+        checkClientId(id);
+        if (id.startsWith(":")) {
+            throw new IllegalArgumentException("job id " + quote(id) + " starts with ':', which is reserved for the"
+                    + " jobs of recurring schedules; start it with another character");
+        }
+        return id;
+    }
+
+    /**
      * The rule of every name a client chooses that may stand as a segment of a URL path: topics and job ids today,
      * and every name added later (tenants, tokens, schedules) calls this too. A name made only of dots is refused:
      * {@code .} and {@code ..} are steps of a path, which browsers and {@code URI.resolve} fold before the request is

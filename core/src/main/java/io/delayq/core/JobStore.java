@@ -3,6 +3,7 @@ package io.delayq.core;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.core.ratelimit.RateLimiters;
+import io.delayq.core.schedule.ScheduleStore;
 import io.delayq.core.tenant.TenantRegistry;
 
 import java.util.Collection;
@@ -323,4 +324,13 @@ public interface JobStore extends AutoCloseable {
      * @return how many jobs expired
      */
     int expireOverdue(String topic, Delivery lane, int max, long expiresAfterMs);
+
+    /**
+     * The recurring schedules of every topic, shared by every instance (see {@link ScheduleStore}).
+     *
+     * @throws UnsupportedOperationException when the store keeps none
+     */
+    default ScheduleStore schedules() {
+        throw new UnsupportedOperationException("this store keeps no schedules");
+    }
 }

@@ -208,4 +208,18 @@ class JobRulesTest {
         assertThat(rules.checkJobSize(fits)).isSameAs(fits);
         assertThatThrownBy(() -> rules.checkJobSize(over)).hasMessageContaining("the job is 1001 bytes");
     }
+
+    @Test
+    void producersCannotUseTheSchedulesIdsButEveryoneMayNameThem() {
+        String fire = io.delayq.core.schedule.FireIds.of("nightly", 1_795_756_277_000L);
+        assertThat(fire).isEqualTo(":nightly:1795756277000");
+        assertThatThrownBy(() -> JobRules.checkProducerId(fire)).hasMessageContaining("reserved for the jobs of"
+                + " recurring schedules");
+        assertThat(JobRules.checkClientId(fire)).isEqualTo(fire); // read, cancel, replay by id
+        assertThat(JobRules.checkProducerId("a:b")).isEqualTo("a:b");
+        String longName = "n".repeat(JobRules.MAX_NAME_CHARS);
+        String cut = io.delayq.core.schedule.FireIds.of(longName, 1L);
+        assertThat(cut.length()).isLessThanOrEqualTo(io.delayq.core.schedule.FireIds.MAX_CHARS);
+        assertThat(JobRules.checkId(cut)).isNotEqualTo(io.delayq.core.schedule.FireIds.of("n".repeat(JobRules.MAX_NAME_CHARS - 1) + "m", 1L));
+    }
 }

@@ -54,6 +54,9 @@ import io.delayq.service.jobs.JobsResource;
 import io.delayq.service.prometheus.CompositeTopicActivity;
 import io.delayq.service.prometheus.PrometheusExposition;
 import io.delayq.service.prometheus.TopicDepthGauges;
+import io.delayq.service.schedules.ScheduleJobs;
+import io.delayq.service.schedules.ScheduleRunner;
+import io.delayq.service.schedules.SchedulesResource;
 import io.delayq.service.tenants.Tenancy;
 import io.delayq.service.topics.TopicResource;
 import io.delayq.service.topics.TopicSettingsUpdate;
@@ -232,6 +235,11 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                     scheduler.settingsChanged(topic);
                     engine.wake(topic);
                 }, audit));
+        // Recurring schedules (io.delayq.service.schedules): the API, and the loop that fires them on every instance.
+        ScheduleJobs scheduleJobs = new ScheduleJobs(environment.getObjectMapper(), scheduler);
+        jersey.register(new SchedulesResource(store, scheduleJobs, audit));
+        environment.lifecycle().manage(new ScheduleRunner(store, scheduleJobs, ScheduleRunner.DEFAULT_TICK_MS,
+                environment.metrics()));
     }
 
     /**

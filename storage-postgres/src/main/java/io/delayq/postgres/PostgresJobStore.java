@@ -20,6 +20,7 @@ import io.delayq.core.TopicStats;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.core.ratelimit.RateLimiters;
+import io.delayq.core.schedule.ScheduleStore;
 import io.delayq.core.tenant.TenantRegistry;
 import io.dropwizard.jackson.Jackson;
 import org.jdbi.v3.core.Jdbi;
@@ -56,6 +57,7 @@ public final class PostgresJobStore implements JobStore {
     private final PostgresCircuitBreakers circuits;
     private final PostgresTenantRegistry tenants;
     private final PostgresRateLimiters rateLimiters;
+    private final PostgresScheduleStore schedules;
     private final Reaper reaper;
     private final JobQueries queries;
     private final KnownTopics knownTopics;
@@ -90,6 +92,7 @@ public final class PostgresJobStore implements JobStore {
         this.circuits = new PostgresCircuitBreakers(jdbi);
         this.tenants = new PostgresTenantRegistry(jdbi, mapper);
         this.rateLimiters = new PostgresRateLimiters(jdbi);
+        this.schedules = new PostgresScheduleStore(jdbi, topics, mapper);
         this.reaper = new Reaper(transitions, queries, rateLimiters, options);
     }
 
@@ -323,6 +326,12 @@ public final class PostgresJobStore implements JobStore {
     @Override
     public RateLimiters rateLimiters() {
         return rateLimiters;
+    }
+
+    /** {@code delayq_schedules} (V17), on this store's pool ({@link PostgresScheduleStore}). */
+    @Override
+    public ScheduleStore schedules() {
+        return schedules;
     }
 
     // ---------------------------------------------------------------- operator views

@@ -19,6 +19,7 @@ import io.delayq.core.TopicStats;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.core.ratelimit.RateLimiters;
+import io.delayq.core.schedule.ScheduleStore;
 import io.delayq.core.tenant.TenantRegistry;
 import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.Scripts.Op;
@@ -70,6 +71,7 @@ public final class RedisJobStore implements JobStore {
     private final RedisCircuitBreakers breakers;
     private final RedisTenantRegistry tenants;
     private final RedisRateLimiters rateLimiters;
+    private final RedisScheduleStore schedules;
     private final TopicStatsBatch statsBatch;
     private final FinishedTrimmer trimmer;
     private final TopicForgetting forgetting;
@@ -106,6 +108,7 @@ public final class RedisJobStore implements JobStore {
         this.breakers = new RedisCircuitBreakers(calls);
         this.tenants = new RedisTenantRegistry(calls, writes);
         this.rateLimiters = new RedisRateLimiters(calls);
+        this.schedules = new RedisScheduleStore(calls, writes, topics, codec);
         this.statsBatch = new TopicStatsBatch(calls, topics);
         calls.call("load scripts", () -> {
             scripts.loadAll(RedisKeys.TOPICS);
@@ -383,6 +386,12 @@ public final class RedisJobStore implements JobStore {
     @Override
     public RateLimiters rateLimiters() {
         return rateLimiters;
+    }
+
+    /** Recurring schedules beside each topic's partition 0 ({@link RedisScheduleStore}). */
+    @Override
+    public ScheduleStore schedules() {
+        return schedules;
     }
 
     // ---------------------------------------------------------------- the server

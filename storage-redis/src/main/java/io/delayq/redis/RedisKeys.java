@@ -69,7 +69,30 @@ final class RedisKeys {
     /** Channel: a broadcast job as JSON. */
     static final String BROADCAST = "dq:broadcast";
 
+    /**
+     * SET of the topics that have had a recurring schedule ({@link RedisScheduleStore}): the scheduler's due read looks
+     * at these topics' due sets only. A topic stays in it after its last schedule is deleted (an empty ZSET read).
+     */
+    static final String SCHEDULE_TOPICS = "dq:schedule-topics";
+
     private RedisKeys() {
+    }
+
+    /**
+     * HASH schedule name → record JSON ({@code lua/schedule_put.lua}), under the hash tag of the topic's partition
+     * {@code p0}, so that a fire's script can write the fire's job into that partition in the same cluster slot.
+     */
+    static String schedules(Partition p0) {
+        return tagPrefix(p0) + "schedules";
+    }
+
+    /** ZSET schedule name → when its next fire is due (epoch ms); beside {@link #schedules}. */
+    static String schedulesDue(Partition p0) {
+        return tagPrefix(p0) + "schedules:due";
+    }
+
+    private static String tagPrefix(Partition p) {
+        return p.jobs().substring(0, p.jobs().length() - "jobs".length());
     }
 
     /**

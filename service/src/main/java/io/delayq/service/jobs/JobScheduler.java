@@ -190,7 +190,7 @@ public final class JobScheduler {
     }
 
     NewJob toNewJob(String topic, ScheduleJobRequest r, TopicSettings settings) {
-        String id = r.id() == null ? JobIds.newId() : JobRules.checkClientId(r.id());
+        String id = r.id() == null ? JobIds.newId() : JobRules.checkProducerId(r.id());
         if (r.payload() == null) {
             throw new IllegalArgumentException("payload is required: any JSON value other than null, "
                     + "e.g. {\"orderId\": 42}");
@@ -217,6 +217,27 @@ public final class JobScheduler {
         return rules.checkJobSize(new NewJob(topic, id, payload, delayMs, runAtMs,
                 policy.maxAttempts(attempts, settings), backoff, callback, timeoutMs, broadcast, lane, null, onDead,
                 expiresAtMs));
+    }
+
+    // ---------------------------------------------------------------- recurring schedules (io.delayq.service.schedules)
+
+    /**
+     * A recurring schedule's job, built and checked as {@code POST …/jobs} builds one (the topic's settings fill in
+     * what it leaves out), with the id and run time the schedule gives: an id in the schedules' namespace, which
+     * {@link JobRules#checkProducerId} refuses to producers, and the fire's time ({@code null}: now).
+     */
+    public NewJob scheduleJob(String topic, ScheduleJobRequest template, String id, Long runAtMs) {
+        NewJob job = toNewJob(topic, template, settings.of(topic));
+        return new NewJob(topic, JobRules.checkId(id), job.payload(), runAtMs == null ? Long.valueOf(0L) : null,
+                runAtMs, job.maxAttempts(), job.backoff(), job.callback(), job.timeoutMs(), job.broadcast(),
+                job.delivery(), job.trace(), job.onDead());
+    }
+
+    /** A schedule enqueued a job: counted as an enqueue is (rate meter, topic history, gauges). */
+    public void scheduleEnqueued(String topic) {
+        enqueued.mark();
+        activity.enqueued(topic, 1);
+        topicSeen.accept(topic);
     }
 
     /** Checks a callback as {@link #toNewJob} does; {@code null} stays {@code null}. */

@@ -1,5 +1,5 @@
 // One topic: counters, settings, pause/resume, per-minute history (delivered/failed/dead, lateness p50/p99), the
-// forecast of jobs falling due, and the leases in flight. Counters and leases poll every 2 s; history and forecast,
+// forecast of jobs falling due, the leases in flight, and its recurring schedules (read every 5 s). Counters and leases poll every 2 s; history and forecast,
 // which move by the minute, at most every 15 s.
 import { h, replace, num, time, relative, table, emptyRow, routeLink, callbackText } from '../dom.js';
 import { get, put, path, query } from '../api.js';
@@ -7,6 +7,7 @@ import { Live, Cached } from '../live.js';
 import { lineChart, barChart, legend } from '../charts.js';
 
 const SLOW_MAX_AGE_MS = 15000;
+const SCHEDULES_MAX_AGE_MS = 5000;
 
 export function mount(root, { topic }, ctx) {
   let base;
@@ -25,6 +26,7 @@ export function mount(root, { topic }, ctx) {
   const lateness = h('div', { testid: 'lateness-chart' });
   const forecast = h('div', { testid: 'forecast-chart' });
   const leases = h('div', { testid: 'leases' });
+  const schedules = h('div', { testid: 'schedules' });
   let current = null;
 
   replace(root,
@@ -36,7 +38,8 @@ export function mount(root, { topic }, ctx) {
       h('section', { class: 'card', 'aria-label': 'Due forecast' }, h('h2', {}, 'Falling due, next 60 minutes'), forecast)),
     h('div', { class: 'split' },
       h('section', { 'aria-label': 'Leases in flight' }, h('h2', {}, 'Leases in flight'), leases),
-      h('section', { class: 'card', 'aria-label': 'Settings' }, h('h2', {}, 'Settings'), settings)));
+      h('section', { class: 'card', 'aria-label': 'Settings' }, h('h2', {}, 'Settings'), settings)),
+    h('section', { 'aria-label': 'Recurring schedules' }, h('h2', {}, 'Recurring schedules'), schedules));
 
   toggle.addEventListener('click', async () => {
     if (!current) return;
@@ -54,6 +57,7 @@ export function mount(root, { topic }, ctx) {
 
   const history = new Cached(() => get(base + '/history' + query({ minutes: 60 })), SLOW_MAX_AGE_MS);
   const due = new Cached(() => get(base + '/forecast' + query({ minutes: 60 })), SLOW_MAX_AGE_MS);
+  const plans = new Cached(() => get(base + '/schedules' + query({ limit: 100 })), SCHEDULES_MAX_AGE_MS);
 
   const live = new Live(async () => {
     const results = await Promise.allSettled([get(base), get(base + '/leases' + query({ limit: 100 })), history.get(), due.get()]);
@@ -64,6 +68,14 @@ export function mount(root, { topic }, ctx) {
     if (l) renderLeases(l.items || []);
     if (hist) renderHistory(hist.minutes || []);
     if (fc) renderForecast(fc);
+    // schedules need the producer, admin or viewer role: a consumer's token is told so here, not as a page error
+    try {
+      const p = await plans.get();
+      renderSchedules(p.items || []);
+    } catch (e) {
+      replace(schedules, h('p', { class: 'muted', testid: 'schedules-error' },
+        e.status === 403 ? 'Reading schedules needs the producer, admin or viewer role.' : e.message));
+    }
   }).start();
 
   function renderTopic(t) {
@@ -116,6 +128,20 @@ export function mount(root, { topic }, ctx) {
         h('td', {}, routeLink(l.id, 'jobs', topic, l.id)), h('td', {}, l.lane), h('td', { class: 'num' }, num(l.attempt)),
         h('td', { class: 'time' }, `${time(l.deadline)} (${relative(l.deadline)})`)))
         : [emptyRow(4, 'No job is leased right now.')], { 'aria-label': 'Leases in flight' }));
+  }
+
+  function renderSchedules(items) {
+    const fire = (f) => f ? [f.jobId ? routeLink(f.jobId, 'jobs', topic, f.jobId) : h('span', { class: 'muted' }, f.kind),
+      ` ${time(f.fireAt)}`] : h('span', { class: 'muted' }, 'none yet');
+    replace(schedules, table([{ label: 'Name' }, { label: 'Cron' }, { label: 'Time zone' }, { label: 'Misfire' },
+      { label: 'Next fire' }, { label: 'Last fire' }],
+      items.length ? items.map((s) => h('tr', { testid: 'schedule-row' },
+        h('td', {}, s.name, s.paused ? h('span', { class: 'badge badge-warn' }, 'paused') : null),
+        h('td', { class: 'mono' }, s.cron), h('td', {}, s.timeZone), h('td', {}, s.misfire),
+        h('td', { class: 'time' }, s.nextFireTimes && s.nextFireTimes.length
+          ? `${time(s.nextFireTimes[0])} (${relative(s.nextFireTimes[0])})` : h('span', { class: 'muted' }, '—')),
+        h('td', { class: 'time' }, fire((s.lastFires || [])[0]))))
+        : [emptyRow(6, 'No recurring schedule in this topic.')], { 'aria-label': 'Recurring schedules' }));
   }
 
   return () => live.stop();

@@ -1,0 +1,216 @@
+package io.delayq.redis;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.core.JobRules;
+import io.delayq.core.NewJob;
+import io.delayq.core.StoreException;
+import io.delayq.core.StoreStatus;
+import io.delayq.core.schedule.Fire;
+import io.delayq.core.schedule.FireIds;
+import io.delayq.core.schedule.ScheduleRecord;
+import io.delayq.core.schedule.ScheduleStore;
+import io.delayq.redis.RedisKeys.Partition;
+import io.delayq.redis.Scripts.Op;
+import io.dropwizard.jackson.Jackson;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Core's {@link ScheduleStore} on Redis. A topic's schedules are one HASH and their due times one ZSET
+ * ({@link RedisKeys#schedules}, {@link RedisKeys#schedulesDue}) under the hash tag of the topic's partition 0; each
+ * write is one script ({@code schedule_put.lua}, {@code schedule_fire.lua}, {@code schedule_delete.lua}), an
+ * acknowledged write ({@code minReplicas}). A fire's job goes to partition 0 too, so that the compare-and-set of the
+ * cursor and the job are one script in one cluster slot: with more than one partition, its id gets the first suffix
+ * {@code .<k>} that hashes there ({@link TopicPartitions#pick}; about P tries of CRC-32, no round trip).
+ *
+ * <p>Reads are plain commands. A topic's list reads its whole HASH (schedules are made by people, a few per topic);
+ * the due read looks at the due ZSET of each topic in {@link RedisKeys#SCHEDULE_TOPICS}.
+ */
+final class RedisScheduleStore implements ScheduleStore {
+    private static final ObjectMapper JSON = Jackson.newObjectMapper();
+
+    private final RedisCalls calls;
+    private final ReplicatedWrites writes;
+    private final TopicPartitions topics;
+    private final RecordCodec codec;
+
+    RedisScheduleStore(RedisCalls calls, ReplicatedWrites writes, TopicPartitions topics, RecordCodec codec) {
+        this.calls = calls;
+        this.writes = writes;
+        this.topics = topics;
+        this.codec = codec;
+    }
+
+    @Override
+    public ScheduleRecord put(String topic, String name, String definition, Long dueAtMs) {
+        check(topic, name);
+        Partition p0 = topics.partitionsForWrite(topic)[0];
+        calls.call("register a topic with schedules", () -> calls.client().sadd(RedisKeys.SCHEDULE_TOPICS, topic));
+        Object answer = writes.evalOneAcknowledged("put a schedule", Op.SCHEDULE_PUT,
+                List.of(RedisKeys.schedules(p0), RedisKeys.schedulesDue(p0)),
+                List.of(name, definition, dueAtMs == null ? "" : Long.toString(dueAtMs)));
+        return decode(topic, name, (String) answer);
+    }
+
+    @Override
+    public Optional<ScheduleRecord> get(String topic, String name) {
+        check(topic, name);
+        Partition p0 = topics.partitions(topic)[0];
+        String json = calls.call("read a schedule", () -> calls.client().hget(RedisKeys.schedules(p0), name));
+        return Optional.ofNullable(json).map(j -> decode(topic, name, j));
+    }
+
+    @Override
+    public List<ScheduleRecord> list(String topic, String afterName, int limit) {
+        JobRules.checkTopic(topic);
+        Partition p0 = topics.partitions(topic)[0];
+        Map<String, String> all = calls.call("list schedules", () -> calls.client().hgetAll(RedisKeys.schedules(p0)));
+        List<ScheduleRecord> page = new ArrayList<>();
+        for (var e : new TreeMap<>(all).entrySet()) {
+            if (afterName != null && e.getKey().compareTo(afterName) <= 0) {
+                continue;
+            }
+            if (page.size() == limit) {
+                break;
+            }
+            page.add(decode(topic, e.getKey(), e.getValue()));
+        }
+        return page;
+    }
+
+    @Override
+    public boolean delete(String topic, String name) {
+        check(topic, name);
+        Partition p0 = topics.partitions(topic)[0];
+        Object answer = writes.evalOneAcknowledged("delete a schedule", Op.SCHEDULE_DELETE,
+                List.of(RedisKeys.schedules(p0), RedisKeys.schedulesDue(p0)), List.of(name));
+        return (Long) answer == 1L;
+    }
+
+    @Override
+    public List<ScheduleRecord> due(long nowMs, int limit) {
+        List<ScheduleRecord> due = new ArrayList<>();
+        for (String topic : calls.call("read the topics with schedules",
+                () -> calls.client().smembers(RedisKeys.SCHEDULE_TOPICS))) {
+            Partition p0 = topics.partitions(topic)[0];
+            List<String> names = calls.call("read due schedules", () -> calls.client()
+                    .zrangeByScore(RedisKeys.schedulesDue(p0), Double.NEGATIVE_INFINITY, nowMs, 0, limit));
+            if (names.isEmpty()) {
+                continue;
+            }
+            List<String> records = calls.call("read due schedules",
+                    () -> calls.client().hmget(RedisKeys.schedules(p0), names.toArray(String[]::new)));
+            for (int i = 0; i < names.size(); i++) {
+                if (records.get(i) != null) {
+                    due.add(decode(topic, names.get(i), records.get(i)));
+                }
+            }
+        }
+        due.sort(Comparator.comparing(ScheduleRecord::dueAtMs));
+        return due.size() > limit ? new ArrayList<>(due.subList(0, limit)) : due;
+    }
+
+    @Override
+    public AdvanceResult advance(String topic, String name, long expectedCursorMs, long newCursorMs, Long dueAtMs,
+                                 Fire fire, NewJob job) {
+        return fire(topic, name, "cas", expectedCursorMs, newCursorMs, dueAtMs, fire, job);
+    }
+
+    @Override
+    public AdvanceResult runNow(String topic, String name, Fire fire, NewJob job) {
+        return fire(topic, name, "run", 0, 0, null, fire, job);
+    }
+
+    private AdvanceResult fire(String topic, String name, String mode, long expected, long cursor, Long dueAtMs,
+                               Fire fire, NewJob job) {
+        check(topic, name);
+        Partition[] ps = topics.partitionsForWrite(topic);
+        Partition p0 = ps[0];
+        NewJob placed = job == null ? null : inPartitionZero(ps, job);
+        List<String> args = new ArrayList<>(List.of(topic, name, mode, Long.toString(expected), Long.toString(cursor),
+                dueAtMs == null ? "" : Long.toString(dueAtMs),
+                fire == null ? "" : json(new Fire(fire.fireAtMs(), placed == null ? null : placed.id(), fire.kind(),
+                        fire.missed(), fire.recordedMs()))));
+        if (placed != null) {
+            if (!placed.topic().equals(topic)) {
+                throw new IllegalArgumentException("a schedule's job goes to its own topic " + topic);
+            }
+            args.add(placed.id());
+            args.add(RecordCodec.newJobHeadStart(placed));
+            args.add(placed.delayMs() != null ? "d" + placed.delayMs() : "a" + placed.runAtMs());
+            args.add(codec.newJobHeadEnd(placed));
+            args.add(placed.payload());
+        }
+        List<?> answer = (List<?>) writes.evalOneAcknowledged("fire a schedule", Op.SCHEDULE_FIRE,
+                List.of(RedisKeys.schedules(p0), RedisKeys.schedulesDue(p0), p0.jobs(), p0.schedPush(),
+                        p0.schedPull()), args);
+        long code = (Long) answer.get(0);
+        if (code == -1) {
+            return new AdvanceResult(Advance.NOT_FOUND, null);
+        }
+        if (code == -2) {
+            return new AdvanceResult(Advance.CONFLICT, null);
+        }
+        String id = (String) answer.get(1);
+        return new AdvanceResult(Advance.APPLIED, id.isEmpty() ? null : id);
+    }
+
+    /** The job with the first id suffix {@code .<k>} that puts it in partition 0 (none when the topic has one). */
+    private static NewJob inPartitionZero(Partition[] ps, NewJob job) {
+        JobRules.checkId(job.id());
+        if (ps.length == 1 || TopicPartitions.pick(ps, job.id()) == ps[0]) {
+            return job;
+        }
+        for (int k = 0; ; k++) {
+            String id = job.id() + "." + k;
+            if (TopicPartitions.pick(ps, id) == ps[0]) {
+                return new NewJob(job.topic(), JobRules.checkId(id), job.payload(), job.delayMs(), job.runAtMs(),
+                        job.maxAttempts(), job.backoff(), job.callback(), job.timeoutMs(), job.broadcast(),
+                        job.delivery(), job.trace(), job.onDead());
+            }
+        }
+    }
+
+    private static void check(String topic, String name) {
+        JobRules.checkTopic(topic);
+        if (name == null || name.isEmpty() || name.length() > JobRules.MAX_NAME_CHARS) {
+            throw new IllegalArgumentException("a schedule's name is 1 to " + JobRules.MAX_NAME_CHARS + " characters");
+        }
+    }
+
+    private static String json(Fire fire) {
+        try {
+            return JSON.writeValueAsString(fire);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a fire is plain JSON", e);
+        }
+    }
+
+    /** Reads a record of schedule_put.lua's shape; an empty {@code f} is {@code {}} (Lua has one kind of table). */
+    static ScheduleRecord decode(String topic, String name, String json) {
+        try {
+            JsonNode rec = JSON.readTree(json);
+            List<Fire> fires = new ArrayList<>();
+            JsonNode f = rec.path("f");
+            if (f.isArray()) {
+                for (JsonNode one : f) {
+                    fires.add(JSON.readValue(one.asText(), Fire.class));
+                }
+            }
+            JsonNode due = rec.path("u");
+            return new ScheduleRecord(topic, name, rec.path("d").asText(), Long.parseLong(rec.path("c").asText()),
+                    due.isMissingNode() || due.isNull() ? null : Long.parseLong(due.asText()),
+                    Long.parseLong(rec.path("ca").asText()), Long.parseLong(rec.path("ua").asText()), fires);
+        } catch (JsonProcessingException | RuntimeException e) {
+            throw new StoreException(StoreStatus.UNAVAILABLE, "schedule '" + name + "' of topic " + topic
+                    + " in Redis cannot be read: " + e.getMessage());
+        }
+    }
+}
