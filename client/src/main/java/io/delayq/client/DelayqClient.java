@@ -456,6 +456,45 @@ public final class DelayqClient {
     record ScheduleRun(String topic, String jobId) {
     }
 
+    // ---- a topic's jobs, listed and acted on in bulk (issue 29)
+
+    /** One page of a topic's jobs ({@code GET /v1/topics/{topic}/jobs}; roles producer, viewer, admin). */
+    public JobPage listJobs(JobQuery query) {
+        return call("GET", "v1/topics/" + segment(query.topic()) + "/jobs" + queryString(query.params()), null, null,
+                JobPage.class);
+    }
+
+    /** The dry run of a bulk operation on jobs: how many jobs it would act on now (role admin). */
+    public long countJobs(JobOperation operation) {
+        return call("POST", "v1/admin/bulk-operations", operation.body(true, null), null, DryRun.class).matching();
+    }
+
+    /**
+     * Starts a bulk operation on jobs in the background (role admin).
+     *
+     * @param expectedCount the dry run's count: when more jobs match now, nothing is started and this throws
+     *                      {@link ConflictException}
+     */
+    public BulkOperationInfo startJobOperation(JobOperation operation, long expectedCount) {
+        return call("POST", "v1/admin/bulk-operations", operation.body(false, expectedCount), null,
+                BulkOperationInfo.class);
+    }
+
+    /** A bulk operation and its progress (roles admin, viewer). */
+    public BulkOperationInfo bulkOperation(String id) {
+        return call("GET", "v1/admin/bulk-operations/" + segment(id), null, null, BulkOperationInfo.class);
+    }
+
+    /** Asks a running bulk operation to stop at its next batch (role admin). */
+    public BulkOperationInfo cancelBulkOperation(String id) {
+        return call("POST", "v1/admin/bulk-operations/" + segment(id) + "/cancel", null, null,
+                BulkOperationInfo.class);
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    private record DryRun(long matching) {
+    }
+
     // ---- plumbing
 
     /** Sends one request and reads a {@code type} from a 2xx answer. */

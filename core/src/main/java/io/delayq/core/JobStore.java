@@ -2,6 +2,8 @@ package io.delayq.core;
 
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
+import io.delayq.core.listing.JobPage;
+import io.delayq.core.listing.JobQuery;
 import io.delayq.core.ratelimit.RateLimiters;
 import io.delayq.core.schedule.ScheduleStore;
 import io.delayq.core.tenant.TenantRegistry;
@@ -332,5 +334,18 @@ public interface JobStore extends AutoCloseable {
      */
     default ScheduleStore schedules() {
         throw new UnsupportedOperationException("this store keeps no schedules");
+    }
+
+    // ---------------------------------------------------------------- job listing (issue 29)
+
+    /**
+     * One page of a topic's jobs ({@link JobQuery} says which, in what order, and from where), walked along the
+     * store's own indexes from the cursor: the jobs a filter has to read one by one (an id prefix on Redis, a payload
+     * field on either store) are at most {@link JobQuery#EXAMINE_PER_PAGE} per page, so no call reads the whole topic;
+     * such a page may end early, with a cursor to go on. A job that stays in the listing (same state and position)
+     * while others come and go is listed exactly once over the pages.
+     */
+    default JobPage listJobs(JobQuery query) {
+        throw new UnsupportedOperationException("this store does not list jobs");
     }
 }

@@ -18,6 +18,7 @@ import io.delayq.service.breaker.BreakerVisibility;
 import io.delayq.service.breaker.CircuitSnapshot;
 import io.delayq.service.bulk.BulkOperationRunner;
 import io.delayq.service.bulk.BulkOperationsResource;
+import io.delayq.service.bulk.JobOperationRunner;
 import io.delayq.service.cli.MigrateCommand;
 import io.delayq.service.config.DevDefaults;
 import io.delayq.service.config.DefaultHealthChecks;
@@ -51,6 +52,7 @@ import io.delayq.service.jobs.EnqueueGate;
 import io.delayq.service.jobs.JobLookup;
 import io.delayq.service.jobs.JobScheduler;
 import io.delayq.service.jobs.JobsResource;
+import io.delayq.service.listing.JobListingResource;
 import io.delayq.service.prometheus.CompositeTopicActivity;
 import io.delayq.service.prometheus.PrometheusExposition;
 import io.delayq.service.prometheus.TopicDepthGauges;
@@ -202,8 +204,13 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         JerseyEnvironment jersey = environment.jersey();
         jersey.register(new MeResource());
         jersey.register(new TopicInsightsResource(store));
-        jersey.register(new BulkOperationsResource(archive, runner, audit, System::currentTimeMillis));
+        // issue 29: bulk operations on a topic's jobs, beside those on dead letters
+        JobOperationRunner jobRunner = new JobOperationRunner(store, archive, audit, System::currentTimeMillis,
+                BULK_PAUSE_MS);
+        environment.lifecycle().manage(jobRunner);
+        jersey.register(new BulkOperationsResource(archive, runner, jobRunner, audit, System::currentTimeMillis));
         jersey.register(new AuditResource(archive));
+        jersey.register(new JobListingResource(store)); // issue 29: GET /v1/topics/{topic}/jobs
     }
 
     /** Jobs and topics: {@code /v1/topics/**} for producers and operators. */

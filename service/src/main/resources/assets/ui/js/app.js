@@ -4,6 +4,7 @@ import { h, replace } from './dom.js';
 import { call, session } from './api.js';
 import * as overview from './pages/overview.js';
 import * as topic from './pages/topic.js';
+import * as topicJobs from './pages/topic-jobs.js';
 import * as job from './pages/job.js';
 import * as deadLetters from './pages/dead-letters.js';
 import * as operations from './pages/operations.js';
@@ -16,6 +17,7 @@ let me = null;
 const routes = [
   { pattern: /^\/?$/, nav: 'overview', page: overview, params: () => ({}) },
   { pattern: /^\/topics\/([^/]+)$/, nav: 'overview', page: topic, params: (m) => ({ topic: m[1] }) },
+  { pattern: /^\/topics\/([^/]+)\/jobs$/, nav: 'overview', page: topicJobs, params: (m) => ({ topic: m[1] }) },
   { pattern: /^\/jobs(?:\/([^/]+)\/([^/]+))?$/, nav: 'jobs', page: job, params: (m) => ({ topic: m[1], id: m[2] }) },
   { pattern: /^\/dead-letters$/, nav: 'dead-letters', page: deadLetters, params: () => ({}) },
   { pattern: /^\/operations$/, nav: 'operations', page: operations, params: () => ({}) },

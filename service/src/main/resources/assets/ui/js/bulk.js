@@ -4,40 +4,45 @@ import { h, replace, num, time, progressBar } from './dom.js';
 import { get, post, path } from './api.js';
 import { Live } from './live.js';
 
-const VERB = { replay: 'replay', purge: 'purge' };
+const VERB = { replay: 'replay', purge: 'purge', cancel: 'cancel', 'run-now': 'run now', reschedule: 'reschedule' };
+const LABEL = { replay: 'Replay', purge: 'Purge', cancel: 'Cancel', 'run-now': 'Run now', reschedule: 'Reschedule' };
+const DANGER = new Set(['purge', 'cancel']);
 
 /**
  * Runs the dry-run / confirm / start / progress flow in panel; returns a function that stops its polling. The start
  * sends the confirmed count as expectedCount: when more letters match by then (some died meanwhile), the API refuses
- * (409) and the flow counts again and asks anew.
+ * (409) and the flow counts again and asks anew. With target 'jobs' it works on a topic's jobs (extra: runAt or
+ * shiftMs of a reschedule).
  */
-export function bulkFlow(panel, { kind, filter, what }, ctx) {
+export function bulkFlow(panel, { kind, filter, what, target, extra }, ctx) {
   let live = null;
   const stop = () => live && live.stop();
+  const noun = target === 'jobs' ? 'job' : 'letter';
+  const base = { kind, filter, ...(target ? { target } : {}), ...(extra || {}) };
   panel.hidden = false;
-  replace(panel, h('p', { class: 'muted' }, `Counting the dead letters of ${what}…`));
+  replace(panel, h('p', { class: 'muted' }, `Counting the ${target === 'jobs' ? 'jobs' : 'dead letters'} of ${what}…`));
   confirm();
   return stop;
 
   function confirm() {
-    post('/v1/admin/bulk-operations', { kind, dryRun: true, filter }).then((dry) => {
+    post('/v1/admin/bulk-operations', { ...base, dryRun: true }).then((dry) => {
       const n = dry.matching;
-      const yes = h('button', { type: 'button', class: kind === 'purge' ? 'danger' : null, testid: 'confirm-yes', disabled: n === 0 },
-        `${kind === 'purge' ? 'Purge' : 'Replay'} ${num(n)} letter${n === 1 ? '' : 's'}`);
+      const yes = h('button', { type: 'button', class: DANGER.has(kind) ? 'danger' : null, testid: 'confirm-yes', disabled: n === 0 },
+        `${LABEL[kind]} ${num(n)} ${noun}${n === 1 ? '' : 's'}`);
       const no = h('button', { type: 'button', class: 'secondary', testid: 'confirm-no' }, 'Cancel');
       replace(panel, h('div', { class: 'card confirm', testid: 'bulk-confirm', role: 'alertdialog', 'aria-label': `Confirm ${kind}` },
-        h('p', { testid: 'confirm-text' }, `${num(n)} letter${n === 1 ? '' : 's'} match${n === 1 ? 'es' : ''} — ${VERB[kind]} ${n === 1 ? 'it' : 'them'}?`),
+        h('p', { testid: 'confirm-text' }, `${num(n)} ${noun}${n === 1 ? '' : 's'} match${n === 1 ? 'es' : ''} — ${VERB[kind]} ${n === 1 ? 'it' : 'them'}?`),
         h('p', { class: 'muted' }, what), yes, no));
       no.addEventListener('click', () => { panel.hidden = true; replace(panel); });
       yes.addEventListener('click', async () => {
         yes.disabled = true;
         try {
-          const op = await post('/v1/admin/bulk-operations', { kind, dryRun: false, filter, expectedCount: n });
+          const op = await post('/v1/admin/bulk-operations', { ...base, dryRun: false, expectedCount: n });
           ctx.clearError();
           live = watch(panel, op, ctx);
         } catch (e) {
           ctx.showError(e);
-          if (e.status === 409) confirm(); // more letters match than were confirmed: count again, ask again
+          if (e.status === 409) confirm(); // more match than were confirmed: count again, ask again
           else yes.disabled = false;
         }
       });

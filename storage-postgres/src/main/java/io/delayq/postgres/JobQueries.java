@@ -7,6 +7,7 @@ import io.delayq.core.TopicStats;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.postgres.Rows.Counts;
 import io.delayq.postgres.Rows.ForecastBucket;
+import io.delayq.postgres.Rows.Listed;
 import io.delayq.postgres.Rows.Stored;
 import org.jdbi.v3.core.mapper.reflect.ColumnName;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
@@ -123,4 +124,12 @@ interface JobQueries {
 
     @SqlQuery("history")
     List<TopicMinute> history(@Bind("topic") String topic, @Bind("fromMs") long fromMs, @Bind("toMs") long toMs);
+
+    @SqlQuery("list_jobs")
+    List<Listed> listJobs(@Bind("topic") String topic, @Bind("pending") boolean pending,
+                          @Bind("scheduled") boolean scheduled, @Bind("leased") boolean leased,
+                          @Bind("states") String[] states, @Bind("afterMs") long afterMs,
+                          @Bind("afterId") String afterId, @Bind("toMs") long toMs, @Bind("cap") int cap,
+                          @Bind("limit") int limit, @Bind("prefix") String prefix,
+                          @Bind("payloadText") String payloadText, @Bind("payloadLiteral") String payloadLiteral);
 }

@@ -19,6 +19,8 @@ import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
+import io.delayq.core.listing.JobPage;
+import io.delayq.core.listing.JobQuery;
 import io.delayq.core.ratelimit.RateLimiters;
 import io.delayq.core.schedule.ScheduleStore;
 import io.delayq.core.tenant.TenantRegistry;
@@ -54,6 +56,7 @@ public final class PostgresJobStore implements JobStore {
     private final Notifications notifications;
     private final Outbox outbox;
     private final PostgresOperatorViews views;
+    private final PostgresJobListing listing;
     private final PostgresCircuitBreakers circuits;
     private final PostgresTenantRegistry tenants;
     private final PostgresRateLimiters rateLimiters;
@@ -89,6 +92,7 @@ public final class PostgresJobStore implements JobStore {
         this.notifications = new Notifications(listen, mapper, queries);
         this.outbox = new Outbox(queries);
         this.views = new PostgresOperatorViews(queries);
+        this.listing = new PostgresJobListing(queries);
         this.circuits = new PostgresCircuitBreakers(jdbi);
         this.tenants = new PostgresTenantRegistry(jdbi, mapper);
         this.rateLimiters = new PostgresRateLimiters(jdbi);
@@ -368,5 +372,11 @@ public final class PostgresJobStore implements JobStore {
         reaper.close();
         notifications.close();
         onClose.run();
+    }
+
+    /** {@code list_jobs.sql}: one statement along the topic's indexes ({@link PostgresJobListing}). */
+    @Override
+    public JobPage listJobs(JobQuery query) {
+        return listing.list(query);
     }
 }

@@ -54,7 +54,16 @@ final class Rows {
     record ForecastBucket(int bucket, long jobs) {
     }
 
+    /**
+     * A row of {@code list_jobs.sql}: the {@code n}-th job examined of {@code walked}, its position and id, and the job
+     * when it matched the filters.
+     */
+    record Listed(long n, long walked, long positionMs, String id, Job job) {
+    }
+
     static void register(Jdbi jdbi, JobRowMapper jobs) {
+        jdbi.registerRowMapper(Listed.class, (rs, ctx) -> new Listed(rs.getLong("n"), rs.getLong("walked"),
+                rs.getLong("pos_ms"), rs.getString("listed_id"), rs.getBoolean("hit") ? jobs.map(rs, ctx) : null));
         jdbi.registerRowMapper(ForecastBucket.class, (rs, ctx) -> new ForecastBucket(rs.getInt("bucket"),
                 rs.getLong("jobs")));
         jdbi.registerRowMapper(LeaseInFlight.class, (rs, ctx) -> new LeaseInFlight(rs.getString("id"),

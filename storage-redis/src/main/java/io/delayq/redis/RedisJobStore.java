@@ -18,6 +18,8 @@ import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
+import io.delayq.core.listing.JobPage;
+import io.delayq.core.listing.JobQuery;
 import io.delayq.core.ratelimit.RateLimiters;
 import io.delayq.core.schedule.ScheduleStore;
 import io.delayq.core.tenant.TenantRegistry;
@@ -55,6 +57,7 @@ public final class RedisJobStore implements JobStore {
     private final RedisStoreOptions options;
     private final ClusterNodes nodes;
     private final RecordCodec codec = new RecordCodec();
+
     private final RedisCalls calls;
     private final TopicRegistry registry;
     private final TopicPartitions topics;
@@ -68,6 +71,7 @@ public final class RedisJobStore implements JobStore {
     private final OutboxStreams outbox;
     private final Notifications notifications;
     private final RedisOperatorViews views;
+    private final RedisJobListing listing;
     private final RedisCircuitBreakers breakers;
     private final RedisTenantRegistry tenants;
     private final RedisRateLimiters rateLimiters;
@@ -105,6 +109,7 @@ public final class RedisJobStore implements JobStore {
         this.outbox = new OutboxStreams(calls, writes, topics, codec);
         this.notifications = new Notifications(redis, nodes, codec::jobFromJson);
         this.views = new RedisOperatorViews(calls, topics);
+        this.listing = new RedisJobListing(calls, topics, codec);
         this.breakers = new RedisCircuitBreakers(calls);
         this.tenants = new RedisTenantRegistry(calls, writes);
         this.rateLimiters = new RedisRateLimiters(calls);
@@ -419,5 +424,11 @@ public final class RedisJobStore implements JobStore {
             nodes.close();
             onClose.run();
         }
+    }
+
+    /** {@code list_jobs.lua} on each partition, merged ({@link RedisJobListing}). */
+    @Override
+    public JobPage listJobs(JobQuery query) {
+        return calls.call("list jobs", () -> listing.list(query));
     }
 }

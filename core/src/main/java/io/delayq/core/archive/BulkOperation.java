@@ -36,7 +36,23 @@ public record BulkOperation(String id, Kind kind, String filter, State state, lo
                             String lastError, String tenant) {
     public static final long STALE_AFTER_MS = 30_000;
 
-    public enum Kind { REPLAY, PURGE }
+    /**
+     * What it does: to dead letters ({@code REPLAY}, {@code PURGE}), or to a topic's jobs in the store
+     * ({@code CANCEL}, {@code RUN_NOW}, {@code RESCHEDULE}; issue 29), whose {@code filter} is the job listing's.
+     */
+    public enum Kind {
+        REPLAY, PURGE, CANCEL, RUN_NOW, RESCHEDULE;
+
+        /** Whether it works on a topic's jobs rather than on dead letters. */
+        public boolean onJobs() {
+            return this == CANCEL || this == RUN_NOW || this == RESCHEDULE;
+        }
+
+        /** As the API spells it: {@code replay}, {@code run-now}, ... */
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+    }
 
     public enum State {
         RUNNING, DONE, CANCELLED, FAILED;

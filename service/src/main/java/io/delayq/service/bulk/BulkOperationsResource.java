@@ -7,11 +7,16 @@ import io.delayq.core.StoreStatus;
 import io.delayq.core.archive.BulkOperation;
 import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.JobArchive;
+import io.delayq.core.listing.JobQuery;
+import io.delayq.service.api.JobView;
 import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.Role;
 import io.delayq.service.auth.Scope;
 import io.delayq.service.deadletters.DeadLetterFilters;
+import io.delayq.service.errors.InvalidFieldsException;
 import io.delayq.service.http.RangeParams;
+import io.delayq.service.http.Times;
+import io.delayq.service.listing.JobFilters;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.ClientErrorException;
 import jakarta.ws.rs.Consumes;
@@ -45,16 +50,26 @@ import java.util.function.LongSupplier;
 @RolesAllowed(Role.ADMIN)
 public class BulkOperationsResource {
     private static final int MAX_ID_LENGTH = 100;
+    static final String DEAD_LETTERS = "dead-letters";
+    static final String JOBS = "jobs";
 
     private final JobArchive archive;
     private final BulkOperationRunner runner;
+    private final JobOperationRunner jobRunner;
     private final AuditTrail audit;
     private final LongSupplier clock;
 
     public BulkOperationsResource(JobArchive archive, BulkOperationRunner runner, AuditTrail audit,
                                   LongSupplier clock) {
+        this(archive, runner, null, audit, clock);
+    }
+
+    /** @param jobRunner runs operations on jobs ({@code target: "jobs"}); {@code null}: they are refused */
+    public BulkOperationsResource(JobArchive archive, BulkOperationRunner runner, JobOperationRunner jobRunner,
+                                  AuditTrail audit, LongSupplier clock) {
         this.archive = archive;
         this.runner = runner;
+        this.jobRunner = jobRunner;
         this.audit = audit;
         this.clock = clock;
     }
@@ -74,7 +89,21 @@ public class BulkOperationsResource {
             throw new IllegalArgumentException("send {\"kind\": \"replay\" or \"purge\", \"dryRun\": true|false,"
                     + " \"filter\": {...}}");
         }
+        if (JOBS.equals(body.target())) {
+            return startOnJobs(caller, body);
+        }
+        if (body.target() != null && !DEAD_LETTERS.equals(body.target())) {
+            throw new IllegalArgumentException("target is " + JobRules.quote(body.target()) + "; use \"" + DEAD_LETTERS
+                    + "\" (the default) or \"" + JOBS + "\"");
+        }
+        if (body.runAt() != null || body.shiftMs() != null) {
+            throw new IllegalArgumentException("runAt and shiftMs are for a reschedule of jobs (target \"jobs\")");
+        }
         BulkOperation.Kind kind = kind(body.kind());
+        if (kind.onJobs()) {
+            throw new IllegalArgumentException("kind " + kind.wireName() + " works on jobs: send target \"jobs\" (dead"
+                    + " letters are replayed or purged)");
+        }
         Scope scope = Scope.of(caller);
         DeadLetterQuery query = (body.filter() == null ? FilterSpec.NONE : body.filter()).toQuery()
                 .withScope(scope.archiveScope());
@@ -105,6 +134,60 @@ public class BulkOperationsResource {
         archive.operatorLog().save(op);
         audit.record(caller, query.topic(), "bulk.start", filter, matching, kind.name().toLowerCase(Locale.ROOT) + " " + op.id());
         runner.start(op, query, body.delayMs());
+        return Response.accepted(BulkOperationView.of(op, now))
+                .location(UriBuilder.fromPath("/v1/admin/bulk-operations/{id}").build(op.id())).build();
+    }
+
+    /**
+     * {@code target: "jobs"} (issue 29): cancel, run now or reschedule every job of one topic that the job listing's
+     * filter matches. The same dry run, {@code expectedCount}, progress, cancel and audit as for dead letters.
+     */
+    private Response startOnJobs(SecurityContext caller, BulkOperationRequest body) {
+        if (jobRunner == null) {
+            throw new ClientErrorException("this service runs no bulk operations on jobs", Response.Status.NOT_FOUND);
+        }
+        BulkOperation.Kind kind = kind(body.kind());
+        if (!kind.onJobs()) {
+            throw new IllegalArgumentException("kind " + kind.wireName() + " works on dead letters; on jobs use"
+                    + " \"cancel\", \"run-now\" or \"reschedule\"");
+        }
+        if (body.delayMs() != null) {
+            throw new IllegalArgumentException("delayMs is only for a replay of dead letters; a reschedule of jobs takes"
+                    + " runAt or shiftMs");
+        }
+        Long runAtMs = body.runAt() == null ? null : Times.parseRfc3339("runAt", body.runAt());
+        if (kind == BulkOperation.Kind.RESCHEDULE && (runAtMs == null) == (body.shiftMs() == null)) {
+            throw new InvalidFieldsException("a reschedule takes exactly one of runAt (the new run time) and shiftMs"
+                    + " (how far to move each run time)", "runAt", "shiftMs");
+        }
+        if (kind != BulkOperation.Kind.RESCHEDULE && (runAtMs != null || body.shiftMs() != null)) {
+            throw new IllegalArgumentException("runAt and shiftMs are only for kind \"reschedule\"");
+        }
+        FilterSpec filter = body.filter() == null ? FilterSpec.NONE : body.filter();
+        JobQuery query = filter.toJobQuery();
+        // A tenant's token works on its own topics only: another's answers 404, as a topic nobody used would.
+        Scope scope = Scope.of(caller);
+        scope.notFoundUnlessVisible(query.topic());
+        Long expectedCount = DeadLetterFilters.expectedCount(body.expectedCount());
+        long matching = jobRunner.count(query);
+        if (Boolean.TRUE.equals(body.dryRun())) {
+            return Response.ok(new BulkOperationView.DryRun(matching)).build();
+        }
+        if (expectedCount != null && matching > expectedCount) {
+            throw new ClientErrorException(matching + " jobs match the filter now, more than the " + expectedCount
+                    + " confirmed (expectedCount): jobs were scheduled since the dry run. Nothing was done; run the"
+                    + " dry run again and confirm its count", Response.Status.CONFLICT);
+        }
+        long now = clock.getAsLong();
+        String actor = caller.getUserPrincipal().getName();
+        String described = JobFilters.describe(query);
+        BulkOperation op = new BulkOperation(UUID.randomUUID().toString(), kind, described,
+                BulkOperation.State.RUNNING, matching, 0, 0, actor, now, now, false, null, scope.tenant());
+        archive.operatorLog().save(op);
+        audit.record(caller, query.topic(), "bulk.start", described, matching, kind.wireName() + " " + op.id()
+                + (runAtMs != null ? " runAt=" + JobView.time(runAtMs) : "")
+                + (body.shiftMs() != null ? " shiftMs=" + body.shiftMs() : ""));
+        jobRunner.start(op, query, new JobAction(kind, runAtMs, body.shiftMs()));
         return Response.accepted(BulkOperationView.of(op, now))
                 .location(UriBuilder.fromPath("/v1/admin/bulk-operations/{id}").build(op.id())).build();
     }
@@ -152,7 +235,7 @@ public class BulkOperationsResource {
             refuseUncancellable(op); // it finished meanwhile
             // the operation's tenant's entry (an operator's operation stays operators' only, see BulkOperation)
             audit.record(caller.getUserPrincipal().getName(), op.tenant(), "bulk.cancel", op.filter(), op.done(),
-                    op.kind().name().toLowerCase(Locale.ROOT) + " " + op.id());
+                    op.kind().wireName() + " " + op.id());
         }
         return BulkOperationView.of(op, clock.getAsLong());
     }
@@ -170,14 +253,14 @@ public class BulkOperationsResource {
     }
 
     private static BulkOperation.Kind kind(String kind) {
-        if ("replay".equals(kind)) {
-            return BulkOperation.Kind.REPLAY;
-        }
-        if ("purge".equals(kind)) {
-            return BulkOperation.Kind.PURGE;
+        for (BulkOperation.Kind k : BulkOperation.Kind.values()) {
+            if (k.wireName().equals(kind)) {
+                return k;
+            }
         }
         throw new IllegalArgumentException("kind is " + (kind == null ? "missing" : JobRules.quote(kind))
-                + "; use \"replay\" or \"purge\"");
+                + "; use \"replay\" or \"purge\" (dead letters), \"cancel\", \"run-now\" or \"reschedule\" (jobs,"
+                + " with target \"jobs\")");
     }
 
     private static String checkId(String id) {

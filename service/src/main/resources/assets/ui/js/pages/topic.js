@@ -30,7 +30,8 @@ export function mount(root, { topic }, ctx) {
   let current = null;
 
   replace(root,
-    h('h1', {}, h('span', { testid: 'topic-name' }, topic), badge, h('span', { class: 'grow' }), toggle),
+    h('h1', {}, h('span', { testid: 'topic-name' }, topic), badge, h('span', { class: 'grow' }),
+      h('a', { href: `#/topics/${encodeURIComponent(topic)}/jobs`, class: 'button secondary', testid: 'topic-jobs-link' }, 'Jobs'), toggle),
     counts,
     h('div', { class: 'grid' },
       h('section', { class: 'card', 'aria-label': 'Delivered, failed and dead per minute' }, h('h2', {}, 'Per minute, last 60 minutes'), throughput),

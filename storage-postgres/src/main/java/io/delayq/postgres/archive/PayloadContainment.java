@@ -19,12 +19,12 @@ import java.util.regex.Pattern;
  * @param asString  the containment document with the value as a string
  * @param asLiteral the one with the value as a number or boolean, or {@code null} when it reads as neither
  */
-record PayloadContainment(String asString, String asLiteral) {
+public record PayloadContainment(String asString, String asLiteral) {
     /** A JSON number, as RFC 8259 spells one. */
     private static final Pattern JSON_NUMBER = Pattern.compile("-?(0|[1-9]\\d*)(\\.\\d+)?([eE][+-]?\\d+)?");
     private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
 
-    static PayloadContainment of(String field, String value) {
+    public static PayloadContainment of(String field, String value) {
         JsonNode literal = null;
         if (JSON_NUMBER.matcher(value).matches()) {
             literal = NODES.numberNode(new BigDecimal(value));
