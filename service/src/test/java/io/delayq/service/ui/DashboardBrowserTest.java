@@ -1,15 +1,16 @@
 package io.delayq.service.ui;
 
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
-import io.delayq.core.testing.CallbackReceiver.Received;
-import io.delayq.core.testing.CallbackReceiver.Reply;
 import io.delayq.core.testing.StoreFixtures;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.DirectStore;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
+import io.delayq.testing.CallbackReceiver.Reply;
+import io.delayq.testing.RequiresProgram;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;
@@ -40,6 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@RequiresProgram(value = HeadlessChromium.CHROMIUM, debianPackage = "chromium")
+@RequiresProgram(value = HeadlessChromium.CHROMEDRIVER, debianPackage = "chromium-driver")
 class DashboardBrowserTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
     /** The viewer token of test-config.yml (role viewer only). */
