@@ -121,7 +121,7 @@ public final class CallbackReceiver implements AutoCloseable {
     private static final int BACKLOG = 1024;
 
     private final int port;
-    private final Consumer<Received> consumer;
+    private volatile Consumer<Received> consumer;
     private final ConcurrentLinkedQueue<Received> received = new ConcurrentLinkedQueue<>();
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger current = new AtomicInteger();
@@ -170,6 +170,11 @@ public final class CallbackReceiver implements AutoCloseable {
     /** Answers every request from now on as {@code behaviour} says (it runs on the receiver's threads). */
     public void answer(Function<Received, Reply> behaviour) {
         this.behaviour = behaviour;
+    }
+
+    /** From now on hands each request to {@code consumer} (before its answer) and records none. */
+    public void handTo(Consumer<Received> consumer) {
+        this.consumer = consumer;
     }
 
     /** From now on, tells {@code listener} what became of each request. */
@@ -297,8 +302,9 @@ public final class CallbackReceiver implements AutoCloseable {
         boolean counted = true;
         Reply reply = null;
         try {
-            if (consumer != null) {
-                consumer.accept(r);
+            Consumer<Received> handTo = consumer;
+            if (handTo != null) {
+                handTo.accept(r);
             } else {
                 received.add(r);
             }
