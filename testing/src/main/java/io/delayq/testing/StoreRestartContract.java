@@ -29,8 +29,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * every transition the store acknowledged survives (it was made durable before the answer); while the server is down
  * calls answer {@link StoreStatus#UNAVAILABLE} naming the server; and the store's connections, the subscription to
  * wake-ups included, recover by themselves when it is back.
+ *
+ * @param <S> the store's server, as the subclass starts it
  */
-public abstract class StoreRestartContract {
+public abstract class StoreRestartContract<S extends StoreRestartContract.RestartableServer> {
     private static final String PAYLOAD = "{\"order\":1}";
 
     /** A server the test can kill and restart, on the same port and data. */
@@ -46,10 +48,10 @@ public abstract class StoreRestartContract {
     }
 
     /** A new server of the store under test, keeping its data in {@code dir}, durable on every acknowledged write. */
-    protected abstract RestartableServer startServer(Path dir);
+    protected abstract S startServer(Path dir);
 
     /** A store on {@code server}. */
-    protected abstract JobStore connect(RestartableServer server);
+    protected abstract JobStore connect(S server);
 
     /** How an UNAVAILABLE error names the server ({@code Redis}, {@code PostgreSQL}). */
     protected abstract String serverName();
@@ -57,7 +59,7 @@ public abstract class StoreRestartContract {
     @Test
     void everyAcceptedJobAndEveryAckSurvivesAKilledServer(@TempDir Path dir) {
         String topic = "t-" + UUID.randomUUID();
-        try (RestartableServer server = startServer(dir)) {
+        try (S server = startServer(dir)) {
             List<Lease> acked;
             Lease stillLeased;
             try (JobStore store = connect(server)) {
@@ -102,7 +104,7 @@ public abstract class StoreRestartContract {
     void aDownServerAnswersUnavailableAndTheStoreRecoversWhenItIsBack(@TempDir Path dir) throws Exception {
         String topic = "t-" + UUID.randomUUID();
         List<Long> wakes = new CopyOnWriteArrayList<>();
-        try (RestartableServer server = startServer(dir);
+        try (S server = startServer(dir);
              JobStore store = connect(server);
              AutoCloseable sub = store.subscribe((StoreListener) (t, dueAt) -> {
                  if (t.equals(topic)) {
