@@ -11,6 +11,7 @@ import io.delayq.testing.CallbackReceiver.Received;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * </ul>
  * About three minutes: the outage itself, then 1,000 jobs released at 30/s.
  */
+@Tag("slow") // a 2-minute receiver outage and its release: ~3 min (CONTRIBUTING.md: the fast run leaves it out)
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ReceiverOutageTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app(

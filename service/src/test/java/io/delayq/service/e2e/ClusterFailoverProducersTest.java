@@ -13,6 +13,7 @@ import io.delayq.testing.CallbackReceiver.Received;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 15 s timeout; after the promotion jobs on the failed master's partition are accepted again; every acknowledged job
  * is delivered. A producer that gets 503 posts the same id again, as a client should (enqueue is idempotent).
  */
+@Tag("slow") // a Redis Cluster failover under producers (CONTRIBUTING.md: the fast run leaves it out)
 class ClusterFailoverProducersTest {
     private static final int PARTITIONS = 3;
     private static final int PRODUCERS = 4;

@@ -13,6 +13,7 @@ import io.delayq.testing.CallbackReceiver.Received;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * would cause). The receiver holds every callback a few milliseconds, so that a second delivery of a job during its
  * first would be seen. Runs on Redis whatever {@code -Ddelayq.test.store} says: it is about Redis Cluster.
  */
+@Tag("slow") // a Redis Cluster formed and scaled out (CONTRIBUTING.md: the fast run leaves it out)
 class ClusterScaleOutTest {
     private static final int JOBS = 20_000;
     private static final int BATCH = 500;

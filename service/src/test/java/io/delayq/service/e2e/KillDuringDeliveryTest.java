@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * was acknowledged reaches its callback (at least once: an attempt cut off by the kill is retried when its lease
  * expires), none before its run time. Runs on whichever store {@code -Ddelayq.test.store} selects.
  */
+@Tag("slow") // two service JVMs started one after the other (CONTRIBUTING.md: the fast run leaves it out)
 @Tag("both-stores")
 class KillDuringDeliveryTest {
     private static final int JOBS = 300;

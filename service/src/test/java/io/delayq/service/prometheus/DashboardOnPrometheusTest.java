@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Skipped without {@code /usr/bin/prometheus} (install Debian's package: {@code apt-get install prometheus}).
  */
+@Tag("slow") // two instances scraped by a real Prometheus (CONTRIBUTING.md: the fast run leaves it out)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @RequiresProgram(value = PrometheusServer.PROGRAM, debianPackage = "prometheus")
 class DashboardOnPrometheusTest {

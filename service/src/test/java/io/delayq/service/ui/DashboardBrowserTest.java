@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * failure group in bulk, and a viewer who sees everything and can change nothing. The methods are ordered only so
  * that the screenshots of docs/dashboard.md show a history; each test makes its own topics and jobs.
  */
+@Tag("slow") // a headless Chromium over the dashboard, with 6 s callbacks (CONTRIBUTING.md: the fast run leaves it out)
 @ExtendWith(DropwizardExtensionsSupport.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @RequiresProgram(value = HeadlessChromium.CHROMIUM, debianPackage = "chromium")
