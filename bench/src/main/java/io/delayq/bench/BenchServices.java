@@ -13,9 +13,9 @@ import java.util.function.Consumer;
 /**
  * The child JVMs of W4/W6 (testing's {@link ServiceProcess}): the delayq service jar ({@code java -jar … server
  * bench.yml}) on the bench Redis or the bench PostgreSQL, with a generated configuration, and W4's HTTP enqueue
- * ceiling ({@link io.delayq.bench.ceiling.CeilingApp}, from the bench's own classpath) with the same {@code server:} and
- * {@code logging:} blocks, so the two differ only in what a request does. The archive is the embedded one, in memory
- * on a free port (it is idle in W4/W6: no job dies and no topic archives its succeeded jobs).
+ * ceiling ({@link io.delayq.bench.ceiling.CeilingApp}, from the bench's own classpath) with the same {@code server:}
+ * and {@code logging:} blocks, so the two differ only in what a request does. The archive is the embedded one, in
+ * memory on a free port (it is idle in W4/W6: no job dies and no topic archives its succeeded jobs).
  *
  * <p>Diagnostics: {@code DELAYQ_BENCH_JAVA_OPTS} (space-separated JVM options, e.g. a
  * {@code -XX:StartFlightRecording=…} to profile) is added to both command lines, with {@code {process}} replaced by the
@@ -74,7 +74,7 @@ final class BenchServices {
         return String.join("\n", "store:", "  type: redis", "  uri: " + storeUri, "  poolSize: 64");
     }
 
-    /** Hands each callback's {@code Delayq-Id} to {@code receiver} (a callback without one, or not a number, is not ours). */
+    /** Hands each callback's {@code Delayq-Id} to {@code receiver}; one without it, or not a number, is not ours. */
     static Consumer<CallbackReceiver.Received> ids(Receiver receiver) {
         return r -> {
             String id = r.id();
@@ -103,10 +103,10 @@ final class BenchServices {
             throws IOException {
         Path dir = Files.createTempDirectory(dirPrefix);
         String opts = System.getenv(JAVA_OPTS_ENV);
+        // {process} names the process in file names, e.g. one JFR recording each for the service and the ceiling
         List<String> javaOptions = opts == null || opts.isBlank() ? List.of()
-                // {process} names the process in file names, e.g. one JFR recording each for the service and the ceiling
-                : Arrays.stream(opts.trim().split("\\s+")).map(o -> o.replace("{process}", dir.getFileName() + "-{start}"))
-                        .toList();
+                : Arrays.stream(opts.trim().split("\\s+"))
+                        .map(o -> o.replace("{process}", dir.getFileName() + "-{start}")).toList();
         return launch.directory(dir).log(dir.resolve("stdout.log")).heap("1g").javaOptions(javaOptions)
                 .readyWhen("/v1/topics", TOKEN)
                 .configYaml(ownYaml + ServiceProcess.LOCAL_SERVER_YAML + """

@@ -77,7 +77,8 @@ final class NoisyNeighbour {
             if (busy != null) {
                 results.note(table, "rep " + rep + ": " + busy);
             }
-            try (CallbackReceiver a = BenchServices.callbacks(id -> { }); CallbackReceiver b = BenchServices.callbacks(id -> { });
+            try (CallbackReceiver a = BenchServices.callbacks(id -> { });
+                 CallbackReceiver b = BenchServices.callbacks(id -> { });
                  ServiceProcess service = BenchServices.service(serviceJar,
                          backend.serviceStoreYaml(backend.fresh(ServiceWorkloads.LABEL)), TENANTS)) {
                 service.start();

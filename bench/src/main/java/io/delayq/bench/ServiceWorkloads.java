@@ -334,7 +334,8 @@ public final class ServiceWorkloads {
         Map<String, long[]> commands = new LinkedHashMap<>();
         String topic = "bench-w4-" + UUID.randomUUID().toString().substring(0, 8);
         DashboardLoad tabs = null;
-        try (CallbackReceiver receiver = BenchServices.callbacks(id -> { }); ServiceProcess service = BenchServices.service(serviceJar, backend.serviceStoreYaml(store))) {
+        try (CallbackReceiver receiver = BenchServices.callbacks(id -> { });
+             ServiceProcess service = BenchServices.service(serviceJar, backend.serviceStoreYaml(store))) {
             service.start();
             if (dashboard) {
                 tabs = new DashboardLoad(service.baseUrl(), BenchServices.TOKEN);
@@ -437,7 +438,8 @@ public final class ServiceWorkloads {
         int n = sizes.w6Jobs();
         Map<String, Double> m = new LinkedHashMap<>();
         String topic = "bench-w6-" + UUID.randomUUID().toString().substring(0, 8);
-        try (CallbackReceiver receiver = BenchServices.callbacks(id -> { }); ServiceProcess service = BenchServices.service(serviceJar, backend.serviceStoreYaml(store))) {
+        try (CallbackReceiver receiver = BenchServices.callbacks(id -> { });
+             ServiceProcess service = BenchServices.service(serviceJar, backend.serviceStoreYaml(store))) {
             service.start();
             warmUp(service, receiver, 0); // the restarted process is cold anyway
             Receipts receipts = new Receipts(n);
