@@ -241,7 +241,9 @@ public final class ServiceProcess implements AutoCloseable {
         private String heap = "256m";
         private String readyPath = "/openapi.yaml";
         private String readyToken;
-        private Duration startTimeout = Duration.ofSeconds(90);
+        // a backstop: a start returns as soon as the process answers; a 2-core machine under a parallel build's load
+        // has taken more than 90 s to start the service
+        private Duration startTimeout = Duration.ofSeconds(180);
         private int port = freePort();
         private int adminPort = freePort();
 
@@ -310,7 +312,7 @@ public final class ServiceProcess implements AutoCloseable {
             return this;
         }
 
-        /** How long a start may take before it fails; 90 s unless set. */
+        /** How long a start may take before it fails; 180 s unless set. */
         public Builder startTimeout(Duration timeout) {
             this.startTimeout = timeout;
             return this;
