@@ -25,7 +25,7 @@ public interface Backend {
 
     /** The service's {@code store:} block (W4, W6) for the store {@link #fresh} returned. */
     default String serviceStoreYaml(String where) {
-        return ServiceProcess.storeYaml(where);
+        return BenchServices.storeYaml(where);
     }
 
     /** A cost baseline. */

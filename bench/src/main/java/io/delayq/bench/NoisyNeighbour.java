@@ -1,5 +1,8 @@
 package io.delayq.bench;
 
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.ServiceProcess;
+
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -74,8 +77,9 @@ final class NoisyNeighbour {
             if (busy != null) {
                 results.note(table, "rep " + rep + ": " + busy);
             }
-            try (CallbackReceiver a = new CallbackReceiver(); CallbackReceiver b = new CallbackReceiver();
-                 ServiceProcess service = new ServiceProcess(serviceJar,
+            try (CallbackReceiver a = BenchServices.callbacks(id -> { });
+                 CallbackReceiver b = BenchServices.callbacks(id -> { });
+                 ServiceProcess service = BenchServices.service(serviceJar,
                          backend.serviceStoreYaml(backend.fresh(ServiceWorkloads.LABEL)), TENANTS)) {
                 service.start();
                 warmUp(service, a, b);
@@ -125,20 +129,20 @@ final class NoisyNeighbour {
         int bJobs = (int) (spanMs * B_PER_SECOND / 1000);
         Receipts bReceipts = new Receipts(bJobs);
         Receipts aReceipts = new Receipts(n);
-        a.receiveInto(aReceipts);
-        b.receiveInto(bReceipts);
+        a.handTo(BenchServices.ids(aReceipts));
+        b.handTo(BenchServices.ids(bReceipts));
         for (int i = 0; i < bJobs; i++) {
             bReceipts.due[i] = instant - B_LEAD_MS + i * 1000L / B_PER_SECOND;
         }
         java.util.Arrays.fill(aReceipts.due, instant);
-        batches(service, "nn-b." + run, 0, bJobs, i -> bReceipts.due[i], b.url());
+        batches(service, "nn-b." + run, 0, bJobs, i -> bReceipts.due[i], b.url("/cb"));
         long t0 = System.nanoTime();
         Workloads.produce(n, (from, to) -> {
             for (int topic = 0; topic < topics; topic++) {
                 // each producer's slice, split over the topics
                 int f = from + (int) ((long) (to - from) * topic / topics);
                 int t = from + (int) ((long) (to - from) * (topic + 1) / topics);
-                batches(service, "nn-a." + run + "." + topic, f, t, i -> instant, a.url());
+                batches(service, "nn-a." + run + "." + topic, f, t, i -> instant, a.url("/cb"));
             }
         });
         long enqueuedAt = System.currentTimeMillis();
@@ -185,11 +189,11 @@ final class NoisyNeighbour {
                         "\"runAt\":\"" + Instant.ofEpochMilli(due.applyAsLong(id)) + "\"", callbackUrl, null));
             }
             KeepAliveHttp http = connections.computeIfAbsent(Thread.currentThread(),
-                    t -> new KeepAliveHttp("127.0.0.1", service.port(), ServiceProcess.TOKEN));
+                    t -> new KeepAliveHttp("127.0.0.1", service.port(), BenchServices.TOKEN));
             KeepAliveHttp.Response r = http.send("POST", "/v1/topics/" + topic + "/jobs/batch", body.append("]}").toString());
             if (r.status() != 200) {
                 throw new IllegalStateException("POST /v1/topics/" + topic + "/jobs/batch answered " + r.status() + ": "
-                        + r.body() + " (service log: " + service.logDir() + ")");
+                        + r.body() + " (service log: " + service.log() + ")");
             }
         }
     }

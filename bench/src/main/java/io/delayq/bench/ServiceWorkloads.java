@@ -1,5 +1,8 @@
 package io.delayq.bench;
 
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.ServiceProcess;
+
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -279,7 +282,7 @@ public final class ServiceWorkloads {
 
         Ceiling(int rep) throws Exception {
             this.rep = rep;
-            this.process = ServiceProcess.ceiling(backend.fresh(CEILING_LABEL));
+            this.process = BenchServices.ceiling(backend.fresh(CEILING_LABEL));
             try {
                 warmUp();
             } catch (Exception e) {
@@ -331,20 +334,21 @@ public final class ServiceWorkloads {
         Map<String, long[]> commands = new LinkedHashMap<>();
         String topic = "bench-w4-" + UUID.randomUUID().toString().substring(0, 8);
         DashboardLoad tabs = null;
-        try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, backend.serviceStoreYaml(store))) {
+        try (CallbackReceiver receiver = BenchServices.callbacks(id -> { });
+             ServiceProcess service = BenchServices.service(serviceJar, backend.serviceStoreYaml(store))) {
             service.start();
             if (dashboard) {
-                tabs = new DashboardLoad(service.base(), ServiceProcess.TOKEN);
+                tabs = new DashboardLoad(service.baseUrl(), BenchServices.TOKEN);
             }
             warmUp(service, receiver, sizes.serviceWarmupMs());
             if (!dashboard && backend instanceof RedisBackend) { // beside the ceiling, which only the Redis part has
-                m.put("post_only_req_per_s", postOnly(service, receiver.url()));
+                m.put("post_only_req_per_s", postOnly(service, receiver.url("/cb")));
             }
             Receipts receipts = new Receipts(n);
-            receiver.receiveInto(receipts);
+            receiver.handTo(BenchServices.ids(receipts));
             Backend.Mark before = backend.mark();
             long t0 = System.nanoTime();
-            String cb = receiver.url();
+            String cb = receiver.url("/cb");
             Workloads.produce(n, (from, to) -> {
                 ThreadLocalRandom rnd = ThreadLocalRandom.current();
                 for (int id = from; id < to; id++) {
@@ -434,22 +438,23 @@ public final class ServiceWorkloads {
         int n = sizes.w6Jobs();
         Map<String, Double> m = new LinkedHashMap<>();
         String topic = "bench-w6-" + UUID.randomUUID().toString().substring(0, 8);
-        try (CallbackReceiver receiver = new CallbackReceiver(); ServiceProcess service = new ServiceProcess(serviceJar, backend.serviceStoreYaml(store))) {
+        try (CallbackReceiver receiver = BenchServices.callbacks(id -> { });
+             ServiceProcess service = BenchServices.service(serviceJar, backend.serviceStoreYaml(store))) {
             service.start();
             warmUp(service, receiver, 0); // the restarted process is cold anyway
             Receipts receipts = new Receipts(n);
             AtomicLong killedAt = new AtomicLong(Long.MAX_VALUE);
             AtomicLong relaunchedAt = new AtomicLong(Long.MAX_VALUE);
             AtomicLong firstAfter = new AtomicLong(Long.MAX_VALUE);
-            receiver.receiveInto(id -> {
+            receiver.handTo(BenchServices.ids(id -> {
                 long now = System.currentTimeMillis();
                 // callbacks the killed process had already sent can land just after the kill: not a recovery
                 if (now >= relaunchedAt.get()) {
                     firstAfter.accumulateAndGet(now, Math::min);
                 }
                 receipts.received(id);
-            });
-            String cb = receiver.url();
+            }));
+            String cb = receiver.url("/cb");
             long t0 = System.currentTimeMillis();
             Workloads.produce(n, (from, to) -> {
                 ThreadLocalRandom rnd = ThreadLocalRandom.current();
@@ -499,11 +504,11 @@ public final class ServiceWorkloads {
     private Burst burst(ServiceProcess service, CallbackReceiver receiver, String topic, int n) throws Exception {
         Receipts burst = new Receipts(n);
         AtomicLong first = new AtomicLong(Long.MAX_VALUE);
-        receiver.receiveInto(id -> {
+        receiver.handTo(BenchServices.ids(id -> {
             first.accumulateAndGet(System.currentTimeMillis(), Math::min);
             burst.received(id);
-        });
-        String cb = receiver.url();
+        }));
+        String cb = receiver.url("/cb");
         put(service, "/v1/topics/" + topic, "{\"paused\":true}");
         Workloads.produce(n, (from, to) -> {
             for (int s = from; s < to; s += 500) {
@@ -533,11 +538,11 @@ public final class ServiceWorkloads {
         int rounds = 0;
         do {
             Receipts r = new Receipts(n);
-            receiver.receiveInto(r);
+            receiver.handTo(BenchServices.ids(r));
             String topic = "bench-warm-" + UUID.randomUUID().toString().substring(0, 8);
             Workloads.produce(n, (from, to) -> {
                 for (int id = from; id < to; id++) {
-                    post(service, "/v1/topics/" + topic + "/jobs", jobJson(id, "\"delayMs\":0", receiver.url(), null), 201);
+                    post(service, "/v1/topics/" + topic + "/jobs", jobJson(id, "\"delayMs\":0", receiver.url("/cb"), null), 201);
                 }
             });
             r.awaitAll(30_000);
@@ -563,11 +568,11 @@ public final class ServiceWorkloads {
 
     private void send(ServiceProcess service, String method, String path, String body, int expected) throws Exception {
         KeepAliveHttp http = connections.computeIfAbsent(Thread.currentThread(),
-                t -> new KeepAliveHttp("127.0.0.1", service.port(), ServiceProcess.TOKEN));
+                t -> new KeepAliveHttp("127.0.0.1", service.port(), BenchServices.TOKEN));
         KeepAliveHttp.Response r = http.send(method, path, body);
         if (r.status() != expected && !(expected == 201 && r.status() == 200)) {
             throw new IllegalStateException(method + " " + path + " answered " + r.status() + ": " + r.body()
-                    + " (service log: " + service.logDir() + ")");
+                    + " (service log: " + service.log() + ")");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.delayq.bench;
 
+import io.delayq.testing.ServiceProcess;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 
@@ -16,9 +17,9 @@ class CeilingAppTest {
     @Test
     void theCeilingStoresEachPostedJobWithOneSet() throws Exception {
         try (BenchRedis redis = BenchRedis.start(true);
-             ServiceProcess ceiling = ServiceProcess.ceiling(redis.uri())) {
+             ServiceProcess ceiling = BenchServices.ceiling(redis.uri())) {
             ceiling.start();
-            try (KeepAliveHttp producer = new KeepAliveHttp("127.0.0.1", ceiling.port(), ServiceProcess.TOKEN)) {
+            try (KeepAliveHttp producer = new KeepAliveHttp("127.0.0.1", ceiling.port(), BenchServices.TOKEN)) {
                 String job = ServiceWorkloads.jobJson(7, "\"delayMs\":1000", "http://127.0.0.1:65535/", null);
                 KeepAliveHttp.Response answer = producer.send("POST", "/v1/topics/w4/jobs", job);
                 assertThat(answer.status()).isEqualTo(201);

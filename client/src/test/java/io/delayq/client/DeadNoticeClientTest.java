@@ -1,9 +1,9 @@
 package io.delayq.client;
 
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
-import io.delayq.core.testing.CallbackReceiver.Received;
 import io.delayq.service.DelayqConfiguration;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;

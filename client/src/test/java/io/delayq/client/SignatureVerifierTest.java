@@ -3,13 +3,13 @@ package io.delayq.client;
 import io.delayq.client.SignatureVerifier.InvalidSignatureException;
 import io.delayq.client.SignatureVerifier.Kind;
 import io.delayq.client.SignatureVerifier.Verified;
-import io.delayq.core.testing.CallbackReceiver;
-import io.delayq.core.testing.CallbackReceiver.Received;
 import io.delayq.service.DelayqConfiguration;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
+import io.delayq.testing.RequiresProgram;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -101,8 +101,8 @@ class SignatureVerifierTest {
     }
 
     @Test
+    @RequiresProgram(value = "python3", debianPackage = "python3")
     void thePythonSnippetAgrees(@TempDir Path dir) {
-        assumeInstalled("python3", "python3");
         for (Case test : cases()) {
             Path script = resource("verify/verify.py", dir);
             assertThat(run(dir, test, "python3", script)).as("python3: %s", test.name()).isEqualTo(test.genuine());
@@ -110,8 +110,8 @@ class SignatureVerifierTest {
     }
 
     @Test
+    @RequiresProgram(value = "node", debianPackage = "nodejs")
     void theNodeSnippetAgrees(@TempDir Path dir) {
-        assumeInstalled("node", "nodejs");
         for (Case test : cases()) {
             Path script = resource("verify/verify.js", dir);
             assertThat(run(dir, test, "node", script)).as("node: %s", test.name()).isEqualTo(test.genuine());
@@ -185,25 +185,5 @@ class SignatureVerifierTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static void assumeInstalled(String program, String debianPackage) {
-        boolean present;
-        try {
-            Process p = new ProcessBuilder(program, "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            present = p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            present = false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            present = false;
-        }
-        if (!present) {
-            System.err.println("SKIPPED: " + program + " is not installed; the " + program + " signature snippet is"
-                    + " not tested (apt-get install " + debianPackage + ")");
-        }
-        Assumptions.assumeTrue(present, program + " is not installed: install the Debian package " + debianPackage
-                + " to test the " + program + " verification snippet");
     }
 }

@@ -1,6 +1,7 @@
 package io.delayq.fault;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.delayq.testing.ServiceProcess;
 
 import java.io.IOException;
 import java.nio.file.Files;

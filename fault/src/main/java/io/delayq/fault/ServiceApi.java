@@ -2,6 +2,7 @@ package io.delayq.fault;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.testing.ServiceProcess;
 
 import java.io.IOException;
 import java.net.URI;
@@ -148,7 +149,7 @@ final class ServiceApi {
 
     private Answer send(String method, String url, String json, Duration timeout) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
-                .header("Authorization", "Bearer " + ServiceProcess.TOKEN);
+                .header("Authorization", "Bearer " + FaultRig.TOKEN);
         if (json != null) {
             b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
         } else {

@@ -1,5 +1,7 @@
 package io.delayq.fault;
 
+import io.delayq.testing.ServiceProcess;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

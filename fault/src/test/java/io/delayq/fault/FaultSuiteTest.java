@@ -1,5 +1,6 @@
 package io.delayq.fault;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintStream;
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code ./mvnw verify}, full with {@code -Pfault-full}; {@code fault.args} adds options). Fails when anything
  * acknowledged was lost or ran early, or a scenario broke off; its table is printed either way.
  */
+@Tag("slow") // the fault suite against the service jar: ~2 min (CONTRIBUTING.md: the fast run leaves it out)
 class FaultSuiteTest {
 
     @Test

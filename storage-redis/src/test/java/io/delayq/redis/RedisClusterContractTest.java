@@ -4,6 +4,7 @@ import io.delayq.redis.testing.EmbeddedCluster;
 import io.delayq.core.JobRef;
 import io.delayq.core.JobStore;
 import io.delayq.core.JobStoreContract;
+import org.junit.jupiter.api.Tag;
 
 import java.time.Duration;
 import java.util.Map;
@@ -12,6 +13,7 @@ import java.util.Map;
  * The store contract on a three-master Redis Cluster, every topic over three partitions, through the same
  * {@link RedisJobStore} code as standalone: each script stays inside one slot, pub/sub spans the cluster.
  */
+@Tag("slow") // the whole store contract on a Redis Cluster (CONTRIBUTING.md: the fast run leaves it out)
 class RedisClusterContractTest extends JobStoreContract {
     @Override
     protected JobStore newStore() {

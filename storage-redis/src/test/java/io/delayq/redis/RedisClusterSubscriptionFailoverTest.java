@@ -9,6 +9,7 @@ import io.delayq.core.testing.Await;
 import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.testing.EmbeddedCluster;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * partition does too): the store must notice the silence and subscribe again elsewhere by itself. The topic's one
  * partition lives on the same master, so the wake-up after the failover comes from the promoted replica.
  */
+@Tag("slow") // a Redis Cluster failover (CONTRIBUTING.md: the fast run leaves it out)
 class RedisClusterSubscriptionFailoverTest {
     private static final Logger LOG = LoggerFactory.getLogger(RedisClusterSubscriptionFailoverTest.class);
     /**

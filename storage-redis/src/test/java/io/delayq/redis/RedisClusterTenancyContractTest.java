@@ -5,6 +5,7 @@ import io.delayq.core.RateLimitersContract;
 import io.delayq.core.TenantRegistryContract;
 import io.delayq.redis.testing.EmbeddedCluster;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 
 import java.util.Map;
 
@@ -13,6 +14,7 @@ import java.util.Map;
  * runs on, through the same code as standalone: the tenancy's scripts stay in the one slot of {@code {tenancy}}, each
  * bucket's in its own.
  */
+@Tag("slow") // a contract suite on a Redis Cluster (CONTRIBUTING.md: the fast run leaves it out)
 class RedisClusterTenancyContractTest {
 
     private static JobStore newStore() {

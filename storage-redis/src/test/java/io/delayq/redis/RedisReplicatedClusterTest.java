@@ -14,6 +14,7 @@ import io.delayq.redis.RedisKeys.Partition;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.slf4j.Logger;
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * partitions spread over the masters, {@code minReplicas} costs one WAIT per node, and a master paused then killed
  * loses no acknowledged job while the store comes back by itself. The failover runs last: it changes the cluster.
  */
+@Tag("slow") // Redis Cluster failovers (CONTRIBUTING.md: the fast run leaves it out)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RedisReplicatedClusterTest {
     private static final Logger LOG = LoggerFactory.getLogger(RedisReplicatedClusterTest.class);

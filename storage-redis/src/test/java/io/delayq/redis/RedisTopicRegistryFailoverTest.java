@@ -5,6 +5,7 @@ import io.delayq.core.StoreException;
 import io.delayq.core.testing.Await;
 import io.delayq.redis.testing.EmbeddedCluster;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * whose partitions live on the healthy masters are accepted at their usual latency, and the registry is whole again
  * within seconds.
  */
+@Tag("slow") // a Redis Cluster failover (CONTRIBUTING.md: the fast run leaves it out)
 class RedisTopicRegistryFailoverTest {
     private static final Logger LOG = LoggerFactory.getLogger(RedisTopicRegistryFailoverTest.class);
     /** An enqueue on a healthy master takes milliseconds; the failure this test is about took the replica timeout. */

@@ -3,13 +3,15 @@ package io.delayq.service.breaker;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.core.breaker.Origins;
 import io.delayq.service.DelayqConfiguration;
-import io.delayq.service.breaker.RestartableReceiver.Arrival;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -33,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * </ul>
  * About three minutes: the outage itself, then 1,000 jobs released at 30/s.
  */
+@Tag("slow") // a 2-minute receiver outage and its release: ~3 min (CONTRIBUTING.md: the fast run leaves it out)
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ReceiverOutageTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app(
@@ -53,8 +56,8 @@ class ReceiverOutageTest {
         Api admin = api.as(TestApps.ADMIN);
         String guarded = TestApps.topic();
         String unguarded = TestApps.topic();
-        try (RestartableReceiver withBreaker = new RestartableReceiver();
-             RestartableReceiver withoutBreaker = new RestartableReceiver()) {
+        try (CallbackReceiver withBreaker = new CallbackReceiver();
+             CallbackReceiver withoutBreaker = new CallbackReceiver()) {
             withBreaker.stop();
             withoutBreaker.stop();
             configure(admin, guarded, withBreaker.url("/guarded"), """
@@ -85,10 +88,10 @@ class ReceiverOutageTest {
             // With the breaker: nothing dead, every job delivered after the receiver was back.
             assertThat(done.path("dead").asLong()).as("guarded dead: %s", done).isZero();
             assertThat(done.path("succeeded").asLong()).as("guarded: %s", done).isEqualTo(JOBS);
-            List<Arrival> arrivals = withBreaker.arrivals();
-            Map<String, List<Arrival>> byId = arrivals.stream().collect(Collectors.groupingBy(Arrival::id));
+            List<Received> arrivals = withBreaker.received();
+            Map<String, List<Received>> byId = arrivals.stream().collect(Collectors.groupingBy(Received::id));
             assertThat(byId).as("distinct jobs received").hasSize(JOBS);
-            assertThat(arrivals).allSatisfy(a -> assertThat(a.atMs()).isGreaterThanOrEqualTo(upAt));
+            assertThat(arrivals).allSatisfy(a -> assertThat(a.receivedAtMs()).isGreaterThanOrEqualTo(upAt));
             assertThat(deadLetters(admin, guarded)).as("guarded dead letters").isEmpty();
 
             // Attempts count real tries only: the holds are in the history, marked held, and give the attempt back.
@@ -106,14 +109,14 @@ class ReceiverOutageTest {
                 assertThat(history.size()).as("history of %s kept whole (the store keeps 100)", id).isLessThan(100);
                 assertThat(held).as("holds of %s: %s", id, job).isPositive();
                 assertThat(attempts).as("attempts of %s: %s", id, job).isEqualTo((int) tries).isBetween(1, 3);
-                List<Arrival> got = byId.get(id);
+                List<Received> got = byId.get(id);
                 assertThat(got.get(got.size() - 1).attempt()).as("Delayq-Attempt of %s", id).isEqualTo(attempts);
                 realTries += (int) tries;
                 holds += (int) held;
             }
 
             // The backlog was released at the configured rate (a bound on behaviour, per 2 s window).
-            List<Long> times = arrivals.stream().map(Arrival::atMs).sorted().toList();
+            List<Long> times = arrivals.stream().map(Received::receivedAtMs).sorted().toList();
             int mostInWindow = mostInAnyWindow(times, WINDOW_MS);
             int allowed = (int) Math.floor(RELEASE_PER_SECOND * (WINDOW_MS / 1_000.0) * (1 + RATE_MARGIN));
             double overall = (times.size() - 1) * 1_000.0 / Math.max(1, times.get(times.size() - 1) - times.get(0));
@@ -131,7 +134,7 @@ class ReceiverOutageTest {
 
             // Without the breaker: every job died before the receiver came back, as today.
             assertThat(stats(api, unguarded).path("dead").asLong()).isEqualTo(JOBS);
-            assertThat(withoutBreaker.arrivals()).as("unguarded deliveries").isEmpty();
+            assertThat(withoutBreaker.received()).as("unguarded deliveries").isEmpty();
             assertThat(awaitDeadLetters(admin, unguarded)).as("unguarded dead letters").isNotEmpty();
         }
     }

@@ -4,12 +4,12 @@ import com.codahale.metrics.MetricRegistry;
 import io.delayq.core.Callback;
 import io.delayq.core.Delivery;
 import io.delayq.core.NewJob;
-import io.delayq.redis.EmbeddedRedis;
-import io.delayq.redis.RedisJobStore;
 import io.delayq.core.tenant.Tenant;
 import io.delayq.core.tenant.TopicPattern;
+import io.delayq.redis.EmbeddedRedis;
+import io.delayq.redis.RedisJobStore;
 import io.delayq.service.history.TopicActivity;
-import io.delayq.service.support.FastReceiver;
+import io.delayq.testing.CallbackReceiver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -44,8 +44,8 @@ class NoisyNeighbourMeasurement {
         ConcurrentHashMap<String, Long> received = new ConcurrentHashMap<>();
         try (EmbeddedRedis redis = EmbeddedRedis.start(0, null, false);
              RedisJobStore store = RedisJobStore.connect(redis.uri());
-             FastReceiver a = new FastReceiver(r -> received.putIfAbsent(r.header("Delayq-Id"), r.receivedAtMs()));
-             FastReceiver b = new FastReceiver(r -> received.putIfAbsent(r.header("Delayq-Id"), r.receivedAtMs()))) {
+             CallbackReceiver a = new CallbackReceiver(r -> received.putIfAbsent(r.header("Delayq-Id"), r.receivedAtMs()));
+             CallbackReceiver b = new CallbackReceiver(r -> received.putIfAbsent(r.header("Delayq-Id"), r.receivedAtMs()))) {
             DeliveryFactory config = new DeliveryFactory();
             config.setSigningSecret("measure-secret-0123456789");
             // team A owns a*, team B b* (weight 1 each)
@@ -76,7 +76,7 @@ class NoisyNeighbourMeasurement {
         }
     }
 
-    private static void run(RedisJobStore store, FastReceiver a, FastReceiver b, ConcurrentHashMap<String, Long> received,
+    private static void run(RedisJobStore store, CallbackReceiver a, CallbackReceiver b, ConcurrentHashMap<String, Long> received,
                             int aJobs, int aTopics, String label) throws Exception {
         received.clear();
         String run = UUID.randomUUID().toString().substring(0, 6);

@@ -1,8 +1,6 @@
 package io.delayq.service.e2e;
 
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
-import io.delayq.core.testing.CallbackReceiver.Received;
 import io.delayq.redis.EmbeddedRedis;
 import io.delayq.redis.testing.EmbeddedCluster;
 import io.delayq.service.DelayqApplication;
@@ -10,9 +8,12 @@ import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 15 s timeout; after the promotion jobs on the failed master's partition are accepted again; every acknowledged job
  * is delivered. A producer that gets 503 posts the same id again, as a client should (enqueue is idempotent).
  */
+@Tag("slow") // a Redis Cluster failover under producers (CONTRIBUTING.md: the fast run leaves it out)
 class ClusterFailoverProducersTest {
     private static final int PARTITIONS = 3;
     private static final int PRODUCERS = 4;

@@ -1,8 +1,6 @@
 package io.delayq.service.e2e;
 
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
-import io.delayq.core.testing.CallbackReceiver.Received;
 import io.delayq.redis.EmbeddedRedis;
 import io.delayq.redis.testing.EmbeddedCluster;
 import io.delayq.service.DelayqApplication;
@@ -10,9 +8,12 @@ import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * would cause). The receiver holds every callback a few milliseconds, so that a second delivery of a job during its
  * first would be seen. Runs on Redis whatever {@code -Ddelayq.test.store} says: it is about Redis Cluster.
  */
+@Tag("slow") // a Redis Cluster formed and scaled out (CONTRIBUTING.md: the fast run leaves it out)
 class ClusterScaleOutTest {
     private static final int JOBS = 20_000;
     private static final int BATCH = 500;

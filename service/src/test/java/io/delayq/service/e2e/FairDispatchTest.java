@@ -4,15 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
-import io.delayq.service.support.FastReceiver;
-import io.delayq.service.support.ServiceProcess;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.ServiceProcess;
 import io.dropwizard.testing.ConfigOverride;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -57,15 +56,14 @@ class FairDispatchTest {
      */
     private static final String MAX_CONCURRENCY = "64";
 
-    private final Map<ServiceProcess, Integer> adminPorts = new ConcurrentHashMap<>();
     /** Jobs enqueued per second in the last round: how far ahead the next instant must be. */
     private double enqueuePerSecond = 1_000;
 
     @Test
     void aTeamsBurstOverThirtyTopicsDoesNotDelayAnotherTeamOnEitherInstance(@TempDir Path dir) throws Exception {
         Map<String, Long> received = new ConcurrentHashMap<>();
-        try (FastReceiver a = new FastReceiver(r -> received.putIfAbsent(r.header("Delayq-Id"), r.receivedAtMs()));
-             FastReceiver b = new FastReceiver(r -> received.putIfAbsent(r.header("Delayq-Id"), r.receivedAtMs()));
+        try (CallbackReceiver a = new CallbackReceiver(r -> received.putIfAbsent(r.header("Delayq-Id"), r.receivedAtMs()));
+             CallbackReceiver b = new CallbackReceiver(r -> received.putIfAbsent(r.header("Delayq-Id"), r.receivedAtMs()));
              ServiceProcess first = instance(dir).start();
              ServiceProcess second = instance(dir).start()) {
             List<ServiceProcess> instances = List.of(first, second);
@@ -105,17 +103,10 @@ class FairDispatchTest {
     }
 
     private ServiceProcess instance(Path dir) throws Exception {
-        int adminPort;
-        try (ServerSocket s = new ServerSocket(0)) {
-            adminPort = s.getLocalPort();
-        }
-        ServiceProcess p = ServiceProcess.create(dir, TENANTS,
+        return TestApps.process(dir, TENANTS,
                 ConfigOverride.config("limits.maxBatchSize", "1000"),
                 ConfigOverride.config("delivery.maxConcurrency", MAX_CONCURRENCY),
-                ConfigOverride.config("limits.maxRequestBytes", "1MiB"),
-                ConfigOverride.config("server.adminConnectors[0].port", Integer.toString(adminPort)));
-        adminPorts.put(p, adminPort);
-        return p;
+                ConfigOverride.config("limits.maxRequestBytes", "1MiB"));
     }
 
     /** Callbacks this instance delivered, from its admin port's metrics. */
@@ -126,7 +117,7 @@ class FairDispatchTest {
 
     private String admin(ServiceProcess instance, String path) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + adminPorts.get(instance) + path)).GET().build(),
+                URI.create(instance.adminUrl() + path)).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 
@@ -148,7 +139,7 @@ class FairDispatchTest {
      * A's {@code aJobs} over {@code topics} topics due at one instant, B's 20 jobs/s from a second before it for
      * {@code bSpanMs}, enqueued through both instances; waits for all of them.
      */
-    private Round round(List<ServiceProcess> instances, FastReceiver a, FastReceiver b, Map<String, Long> received,
+    private Round round(List<ServiceProcess> instances, CallbackReceiver a, CallbackReceiver b, Map<String, Long> received,
                         int aJobs, int topics, long bSpanMs) throws Exception {
         received.clear();
         String run = UUID.randomUUID().toString().substring(0, 8);

@@ -1,9 +1,9 @@
 package io.delayq.service.e2e;
 
-import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import org.junit.jupiter.api.Tag;

@@ -1,12 +1,12 @@
 package io.delayq.service.e2e;
 
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
-import io.delayq.core.testing.CallbackReceiver.Received;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
-import io.delayq.service.support.ServiceProcess;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
+import io.delayq.testing.ServiceProcess;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * was acknowledged reaches its callback (at least once: an attempt cut off by the kill is retried when its lease
  * expires), none before its run time. Runs on whichever store {@code -Ddelayq.test.store} selects.
  */
+@Tag("slow") // two service JVMs started one after the other (CONTRIBUTING.md: the fast run leaves it out)
 @Tag("both-stores")
 class KillDuringDeliveryTest {
     private static final int JOBS = 300;
@@ -34,7 +35,7 @@ class KillDuringDeliveryTest {
     void noAcknowledgedJobIsLostWhenTheServiceIsKilledMidDelivery(@TempDir Path dir) throws Exception {
         String topic = TestApps.topic();
         try (CallbackReceiver receiver = new CallbackReceiver();
-             ServiceProcess first = ServiceProcess.create(dir).start()) {
+             ServiceProcess first = TestApps.process(dir).start()) {
             receiver.slowMs(5); // a receiver that takes a moment, so that attempts are in flight at the kill
             Api api = new Api(first.baseUrl(), TestApps.PRODUCER);
             Set<String> accepted = new HashSet<>();
@@ -61,7 +62,7 @@ class KillDuringDeliveryTest {
             int beforeKill = receiver.count();
             assertThat(beforeKill).as("killed mid-delivery").isLessThan(JOBS);
 
-            try (ServiceProcess second = ServiceProcess.create(dir).start()) {
+            try (ServiceProcess second = TestApps.process(dir).start()) {
                 Await.until("every accepted job delivered after the restart", 60_000, () ->
                         delivered(receiver, topic).keySet().containsAll(accepted));
                 Map<String, List<Received>> byId = delivered(receiver, topic);

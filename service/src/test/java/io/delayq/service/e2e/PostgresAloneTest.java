@@ -2,14 +2,14 @@ package io.delayq.service.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
-import io.delayq.core.testing.CallbackReceiver.Reply;
 import io.delayq.postgres.testing.EmbeddedPostgres;
 import io.delayq.postgres.testing.TestPostgres;
 import io.delayq.service.DelayqApplication;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Reply;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;

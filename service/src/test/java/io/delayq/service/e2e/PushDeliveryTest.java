@@ -1,13 +1,13 @@
 package io.delayq.service.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.delayq.core.testing.CallbackReceiver;
-import io.delayq.core.testing.CallbackReceiver.Received;
 import io.delayq.service.DelayqConfiguration;
-import io.delayq.service.support.SignatureSpec;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
+import io.delayq.service.support.SignatureSpec;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;

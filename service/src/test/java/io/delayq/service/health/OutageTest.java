@@ -2,7 +2,6 @@ package io.delayq.service.health;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.mongo.EmbeddedMongo;
 import io.delayq.redis.EmbeddedRedis;
 import io.delayq.service.DelayqApplication;
@@ -11,6 +10,7 @@ import io.delayq.service.errors.Problem;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;

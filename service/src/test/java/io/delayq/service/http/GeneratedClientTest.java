@@ -1,7 +1,6 @@
 package io.delayq.service.http;
 
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.generated.ApiClient;
 import io.delayq.generated.ApiException;
 import io.delayq.generated.api.JobsApi;
@@ -10,6 +9,7 @@ import io.delayq.generated.model.Job;
 import io.delayq.generated.model.ScheduleJobRequest;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;

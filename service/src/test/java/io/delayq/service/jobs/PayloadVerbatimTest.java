@@ -1,11 +1,11 @@
 package io.delayq.service.jobs;
 
-import io.delayq.core.testing.CallbackReceiver.Received;
-import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.service.DelayqConfiguration;
-import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.Api;
+import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;

@@ -1,6 +1,5 @@
 package io.delayq.service.prometheus;
 
-import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.mongo.EmbeddedMongo;
 import io.delayq.redis.EmbeddedRedis;
 import io.delayq.service.DelayqApplication;
@@ -10,20 +9,20 @@ import io.delayq.service.prometheus.DashboardQueries.Target;
 import io.delayq.service.prometheus.PrometheusServer.Sample;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.RequiresProgram;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,7 +47,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Skipped without {@code /usr/bin/prometheus} (install Debian's package: {@code apt-get install prometheus}).
  */
+@Tag("slow") // two instances scraped by a real Prometheus (CONTRIBUTING.md: the fast run leaves it out)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@RequiresProgram(value = PrometheusServer.PROGRAM, debianPackage = "prometheus")
 class DashboardOnPrometheusTest {
     private static final Path DASHBOARD = Path.of("..", "docs", "grafana", "delayq.json");
     private static final long SETTLE_MS = 40_000;
@@ -83,25 +84,8 @@ class DashboardOnPrometheusTest {
     private static final int SUBSCRIBERS = 3;
     private static int circuitAttempts;
 
-    /**
-     * Each test is skipped (not failed) when {@code program} is not installed, with a message naming the Debian
-     * package. Asked before each test rather than once before all, so that the report counts the tests as skipped.
-     */
-    private static void assumeInstalled(Path program, String debianPackage) {
-        Assumptions.assumeTrue(Files.isExecutable(program), () -> program + " is not installed: this test needs a"
-                + " real Prometheus (Debian: apt-get install " + debianPackage + ")");
-    }
-
-    @BeforeEach
-    void prometheusIsInstalled() {
-        assumeInstalled(PrometheusServer.BINARY, "prometheus");
-    }
-
     @BeforeAll
     static void twoInstancesOneStoreScrapedByPrometheus() throws Exception {
-        if (!Files.isExecutable(PrometheusServer.BINARY)) {
-            return; // each test says so, and is skipped
-        }
         panels = DashboardQueries.panels(DASHBOARD);
         redis = EmbeddedRedis.start(0, null, false);
         mongo = EmbeddedMongo.start(0, null);

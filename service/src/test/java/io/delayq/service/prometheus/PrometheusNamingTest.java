@@ -1,13 +1,13 @@
 package io.delayq.service.prometheus;
 
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.redis.EmbeddedRedis;
 import io.delayq.service.DelayqApplication;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;

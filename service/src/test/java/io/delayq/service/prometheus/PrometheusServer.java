@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  * second; queried through its HTTP API ({@code /api/v1/query}). Stopped (its process only) by {@link #close}.
  */
 final class PrometheusServer implements AutoCloseable {
-    static final Path BINARY = Path.of("/usr/bin/prometheus");
+    static final String PROGRAM = "/usr/bin/prometheus";
+    static final Path BINARY = Path.of(PROGRAM);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 

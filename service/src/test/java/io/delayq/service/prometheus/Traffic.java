@@ -1,10 +1,10 @@
 package io.delayq.service.prometheus;
 
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
 
 import java.io.IOException;
 import java.io.InputStream;

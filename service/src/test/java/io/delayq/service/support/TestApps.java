@@ -4,12 +4,17 @@ import io.delayq.core.testing.StoreFixtures;
 import io.delayq.redis.testing.TestRedis;
 import io.delayq.service.DelayqApplication;
 import io.delayq.service.DelayqConfiguration;
+import io.delayq.testing.ServiceProcess;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -58,5 +63,53 @@ public final class TestApps {
 
     private static String config() {
         return ResourceHelpers.resourceFilePath("test-config.yml");
+    }
+
+    /**
+     * The service in a JVM of its own (testing's {@link ServiceProcess}), from the test's classpath with test-config.yml,
+     * the selected store and {@code overrides}, its configuration and log in {@code dir}; not started yet. A test can
+     * {@code kill -9} it and start it again on the same ports.
+     */
+    public static ServiceProcess process(Path dir, ConfigOverride... overrides) throws IOException {
+        return process(dir, "", overrides);
+    }
+
+    /** As {@link #process(Path, ConfigOverride...)}, with more top-level blocks after test-config.yml's (e.g. {@code tenants:}). */
+    public static ServiceProcess process(Path dir, String extraYaml, ConfigOverride... overrides) throws IOException {
+        return ServiceProcess.mainClass(DelayqApplication.class.getName(), ServiceProcess.testClasspath())
+                .directory(dir).config(Path.of(config())).extraYaml(extraYaml)
+                .overrides(systemProperties(overrides(overrides))).build();
+    }
+
+    /**
+     * What Dropwizard would read from {@code ConfigOverride}s in this JVM, as paths and values for the child's
+     * {@code dw.*} properties. Other {@code dw.*} properties of this JVM (another test's, left set) are put aside
+     * meanwhile, so that an override whose value one of them happens to have is passed on all the same.
+     */
+    private static Map<String, String> systemProperties(ConfigOverride[] overrides) {
+        Map<String, String> aside = new TreeMap<>();
+        System.getProperties().forEach((k, v) -> {
+            if (k.toString().startsWith("dw.")) {
+                aside.put(k.toString(), v.toString());
+            }
+        });
+        aside.keySet().forEach(System::clearProperty);
+        Map<String, String> added = new TreeMap<>();
+        try {
+            for (ConfigOverride o : overrides) {
+                o.addToSystemProperties();
+            }
+            System.getProperties().forEach((k, v) -> {
+                if (k.toString().startsWith("dw.")) {
+                    added.put(k.toString().substring("dw.".length()), v.toString());
+                }
+            });
+        } finally {
+            for (ConfigOverride o : overrides) {
+                o.removeFromSystemProperties();
+            }
+            aside.forEach(System::setProperty);
+        }
+        return added;
     }
 }

@@ -1,15 +1,16 @@
 package io.delayq.service.ui;
 
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
-import io.delayq.core.testing.CallbackReceiver.Received;
-import io.delayq.core.testing.CallbackReceiver.Reply;
 import io.delayq.core.testing.StoreFixtures;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.DirectStore;
 import io.delayq.service.support.TestApps;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
+import io.delayq.testing.CallbackReceiver.Reply;
+import io.delayq.testing.RequiresProgram;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,8 +40,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * failure group in bulk, and a viewer who sees everything and can change nothing. The methods are ordered only so
  * that the screenshots of docs/dashboard.md show a history; each test makes its own topics and jobs.
  */
+@Tag("slow") // a headless Chromium over the dashboard, with 6 s callbacks (CONTRIBUTING.md: the fast run leaves it out)
 @ExtendWith(DropwizardExtensionsSupport.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@RequiresProgram(value = HeadlessChromium.CHROMIUM, debianPackage = "chromium")
+@RequiresProgram(value = HeadlessChromium.CHROMEDRIVER, debianPackage = "chromium-driver")
 class DashboardBrowserTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
     /** The viewer token of test-config.yml (role viewer only). */
