@@ -1,5 +1,8 @@
 package io.delayq.bench;
 
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.ServiceProcess;
+
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -70,7 +73,7 @@ final class RatePrecision {
             try (CallbackReceiver receiver = new CallbackReceiver()) {
                 String store = backend.serviceStoreYaml(backend.fresh(ServiceWorkloads.LABEL));
                 for (int i = 0; i < INSTANCES; i++) {
-                    ServiceProcess service = new ServiceProcess(serviceJar, store);
+                    ServiceProcess service = BenchServices.service(serviceJar, store);
                     fleet.add(service);
                     service.start();
                 }
@@ -100,11 +103,11 @@ final class RatePrecision {
         String topic = "rate." + UUID.randomUUID().toString().substring(0, 8);
         Receipts receipts = new Receipts(jobs);
         ConcurrentLinkedQueue<Long> arrivals = new ConcurrentLinkedQueue<>();
-        receiver.receiveInto(id -> {
+        receiver.handTo(BenchServices.ids(id -> {
             arrivals.add(System.currentTimeMillis());
             receipts.received(id);
-        });
-        try (KeepAliveHttp http = new KeepAliveHttp("127.0.0.1", fleet.get(0).port(), ServiceProcess.TOKEN)) {
+        }));
+        try (KeepAliveHttp http = new KeepAliveHttp("127.0.0.1", fleet.get(0).port(), BenchServices.TOKEN)) {
             KeepAliveHttp.Response put = http.send("PUT", "/v1/topics/" + topic,
                     "{\"rateLimit\":{\"perSecond\":" + perSecond + ",\"burst\":" + burst + "}}");
             if (put.status() != 200) {
@@ -116,7 +119,7 @@ final class RatePrecision {
                 StringBuilder body = new StringBuilder("{\"jobs\":[");
                 for (int id = s; id < Math.min(jobs, s + 500); id++) {
                     body.append(id == s ? "" : ",").append(ServiceWorkloads.jobJson(id,
-                            "\"runAt\":\"" + Instant.ofEpochMilli(instant) + "\"", receiver.url(), null));
+                            "\"runAt\":\"" + Instant.ofEpochMilli(instant) + "\"", BenchServices.url(receiver), null));
                 }
                 KeepAliveHttp.Response r = http.send("POST", "/v1/topics/" + topic + "/jobs/batch",
                         body.append("]}").toString());

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.core.breaker.Origins;
 import io.delayq.core.testing.Await;
 import io.delayq.service.DelayqConfiguration;
-import io.delayq.service.breaker.RestartableReceiver.Arrival;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
@@ -39,7 +40,7 @@ class HeldJobsCancelledTest {
         Api api = TestApps.api(APP);
         Api admin = api.as(TestApps.ADMIN);
         String topic = TestApps.topic();
-        try (RestartableReceiver receiver = new RestartableReceiver()) {
+        try (CallbackReceiver receiver = new CallbackReceiver()) {
             receiver.stop();
             String origin = Origins.of(receiver.url("/"));
             Answer put = admin.put("/v1/topics/" + topic, """
@@ -77,7 +78,7 @@ class HeldJobsCancelledTest {
             }
             Await.until("the new jobs arrive", Duration.ofSeconds(30),
                     () -> arrivals(receiver, "after-").size() == AFTER);
-            long last = arrivals(receiver, "after-").stream().mapToLong(Arrival::atMs).max().orElseThrow();
+            long last = arrivals(receiver, "after-").stream().mapToLong(Received::receivedAtMs).max().orElseThrow();
             assertThat(last - sentAt).as("ms until the last new job arrived (paced at 1/s: 5,000 or more)")
                     .isLessThan(3_000);
         }
@@ -89,8 +90,8 @@ class HeldJobsCancelledTest {
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
     }
 
-    private static List<Arrival> arrivals(RestartableReceiver receiver, String prefix) {
-        return receiver.arrivals().stream().filter(a -> a.id().startsWith(prefix)).toList();
+    private static List<Received> arrivals(CallbackReceiver receiver, String prefix) {
+        return receiver.received().stream().filter(a -> a.id().startsWith(prefix)).toList();
     }
 
     private static JsonNode circuitOf(Api admin, String origin) {

@@ -2,9 +2,9 @@ package io.delayq.service.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
-import io.delayq.core.testing.CallbackReceiver.Received;
-import io.delayq.core.testing.CallbackReceiver.Reply;
+import io.delayq.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver.Received;
+import io.delayq.testing.CallbackReceiver.Reply;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;

@@ -14,7 +14,7 @@ import io.delayq.core.archive.DeadLetter;
 import io.delayq.core.archive.DeadNotice;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.testing.Await;
-import io.delayq.core.testing.CallbackReceiver;
+import io.delayq.testing.CallbackReceiver;
 import io.delayq.postgres.PostgresJobStore;
 import io.delayq.postgres.PostgresStoreOptions;
 import io.delayq.postgres.archive.PostgresArchiveOptions;

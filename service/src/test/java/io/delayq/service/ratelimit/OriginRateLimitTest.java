@@ -3,7 +3,7 @@ package io.delayq.service.ratelimit;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
-import io.delayq.service.support.FastReceiver;
+import io.delayq.testing.CallbackReceiver;
 import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
@@ -33,9 +33,9 @@ class OriginRateLimitTest {
 
     @Test
     void topicsSharingALimitedOriginShareItsLimitAndHeldJobsKeepTheirAttempt() throws Exception {
-        ConcurrentLinkedQueue<FastReceiver.Request> received = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<CallbackReceiver.Received> received = new ConcurrentLinkedQueue<>();
         Set<String> warmed = ConcurrentHashMap.newKeySet();
-        try (FastReceiver receiver = new FastReceiver(r -> {
+        try (CallbackReceiver receiver = new CallbackReceiver(r -> {
             if (r.header("Delayq-Topic").startsWith("warm-")) {
                 warmed.add(r.header("Delayq-Id"));
             } else {
@@ -76,7 +76,7 @@ class OriginRateLimitTest {
                 assertThat(received).as("every job of both topics").hasSize(all);
                 assertThat(received).as("delivered at its first attempt: holding used none")
                         .allSatisfy(r -> assertThat(r.header("Delayq-Attempt")).isEqualTo("1"));
-                List<Long> arrivals = received.stream().map(FastReceiver.Request::receivedAtMs).sorted().toList();
+                List<Long> arrivals = received.stream().map(CallbackReceiver.Received::receivedAtMs).sorted().toList();
                 assertThat(RateLimitFleetTest.worstWindow(arrivals, 1_000))
                         .as("the origin's deliveries in the busiest second, both topics together")
                         .isLessThanOrEqualTo(PER_SECOND + BURST);

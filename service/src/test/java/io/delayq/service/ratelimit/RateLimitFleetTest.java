@@ -2,7 +2,7 @@ package io.delayq.service.ratelimit;
 
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
-import io.delayq.service.support.FastReceiver;
+import io.delayq.testing.CallbackReceiver;
 import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.DropwizardTestSupport;
 import org.junit.jupiter.api.Tag;
@@ -54,11 +54,11 @@ class RateLimitFleetTest {
     void threeInstancesHoldTheTopicsLimitTogetherAndWaitingUsesNoAttempt() throws Exception {
         String topic = TestApps.topic();
         String other = TestApps.topic();
-        ConcurrentLinkedQueue<FastReceiver.Request> limited = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<CallbackReceiver.Received> limited = new ConcurrentLinkedQueue<>();
         Map<String, Long> otherArrivals = new ConcurrentHashMap<>();
         Set<String> warmed = ConcurrentHashMap.newKeySet();
         List<DropwizardTestSupport<DelayqConfiguration>> instances = new ArrayList<>();
-        try (FastReceiver receiver = new FastReceiver(r -> {
+        try (CallbackReceiver receiver = new CallbackReceiver(r -> {
             String id = r.header("Delayq-Id");
             if (r.header("Delayq-Topic").startsWith("warm-")) {
                 warmed.add(r.header("Delayq-Id"));
@@ -104,7 +104,7 @@ class RateLimitFleetTest {
             Thread.sleep(500); // a delivery more than 400 would show now
 
             Set<String> ids = distinctIds(limited);
-            List<Long> arrivals = limited.stream().map(FastReceiver.Request::receivedAtMs).sorted().toList();
+            List<Long> arrivals = limited.stream().map(CallbackReceiver.Received::receivedAtMs).sorted().toList();
             int worst = worstWindow(arrivals, 1_000);
             List<Long> otherLate = otherArrivals.values().stream().map(t -> t - dueAt).sorted().toList();
             System.out.printf("RateLimitFleetTest on %s: worst one-second window %d (bound %d), %d deliveries over %d ms;"
@@ -189,7 +189,7 @@ class RateLimitFleetTest {
         return worst;
     }
 
-    private static Set<String> distinctIds(ConcurrentLinkedQueue<FastReceiver.Request> requests) {
+    private static Set<String> distinctIds(ConcurrentLinkedQueue<CallbackReceiver.Received> requests) {
         Set<String> ids = ConcurrentHashMap.newKeySet();
         requests.forEach(r -> ids.add(r.header("Delayq-Id")));
         return ids;
