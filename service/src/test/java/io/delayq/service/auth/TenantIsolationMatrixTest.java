@@ -128,6 +128,9 @@ class TenantIsolationMatrixTest {
         JsonNode op = operator.get("/v1/admin/bulk-operations/" + alphaOperation).json();
         soft.assertThat(op.path("cancelRequested").asBoolean()).as("alpha's bulk operation not cancelled").isFalse();
         soft.assertThat(op.path("tenant").asText()).isEqualTo("alpha");
+        soft.assertThat(operator.get("/v1/admin/tenants/alpha").raw().body()).as("alpha unchanged").contains("alpha.*");
+        soft.assertThat(operator.as("alpha-admin-token").get("/v1/me").status()).as("alpha's token still works")
+                .isEqualTo(200);
         soft.assertAll();
     }
 
@@ -324,6 +327,36 @@ class TenantIsolationMatrixTest {
                 a -> soft.assertThat(a.status()).as(op + ": " + a).isIn(403, 404)));
         cases.put("POST /v1/admin/bulk-operations/{id}/cancel", op -> forEveryBeta(op.replace("{id}", alphaOperation),
                 "{}", a -> soft.assertThat(a.status()).as(op + ": " + a).isIn(403, 404)));
+        // tenants and tokens: a tenant's admin sees its own tenant and tokens; only operators change tenants
+        cases.put("GET /v1/admin/tenants", op -> {
+            forEveryBeta(op, null, a -> soft.assertThat(a.raw().body()).as(op + ": " + a).doesNotContain("\"alpha\""));
+            soft.assertThat(operator.get("/v1/admin/tenants").raw().body()).contains("\"alpha\"", "\"beta\"");
+        });
+        cases.put("GET /v1/admin/tenants/{name}", op -> {
+            forEveryBeta(op.replace("{name}", "alpha"), null,
+                    a -> soft.assertThat(a.status()).as(op + ": " + a).isIn(403, 404));
+            soft.assertThat(operator.get("/v1/admin/tenants/alpha").status()).isEqualTo(200);
+        });
+        cases.put("PUT /v1/admin/tenants/{name}", op -> {
+            forEveryBeta(op.replace("{name}", "alpha"), "{\"topics\":[\"beta.*\"]}",
+                    a -> soft.assertThat(a.status()).as(op + ": " + a).isIn(403, 404, 409));
+            forEveryBeta(op.replace("{name}", "beta-" + run), "{\"topics\":[\"betax" + run + ".*\"]}",
+                    a -> soft.assertThat(a.status()).as(op + " (a new tenant): " + a).isIn(403, 404));
+        });
+        cases.put("DELETE /v1/admin/tenants/{name}", op -> forEveryBeta(op.replace("{name}", "alpha"), null,
+                a -> soft.assertThat(a.status()).as(op + ": " + a).isIn(403, 404, 409)));
+        cases.put("GET /v1/admin/tokens", op -> {
+            forEveryBeta(op, null, a -> soft.assertThat(a.raw().body()).as(op + ": " + a).doesNotContain("alpha-"));
+            forEveryBeta(op + "?tenant=alpha", null,
+                    a -> soft.assertThat(a.raw().body()).as(op + "?tenant=alpha: " + a).doesNotContain("alpha-"));
+            soft.assertThat(operator.get("/v1/admin/tokens").raw().body()).contains("alpha-admin", "beta-admin");
+        });
+        cases.put("POST /v1/admin/tokens", op -> forEveryBeta(op,
+                "{\"name\":\"planted-" + run + "\",\"tenant\":\"alpha\",\"roles\":[\"producer\"]}",
+                a -> soft.assertThat(a.status()).as(op + " for alpha: " + a).isIn(403, 404)));
+        cases.put("DELETE /v1/admin/tokens/{name}", op -> forEveryBeta(
+                op.replace("{name}", "alpha-admin") + "?tenant=alpha", null,
+                a -> soft.assertThat(a.status()).as(op + ": " + a).isIn(403, 404, 409)));
         cases.put("POST /v1/admin/dead-letters/replay", op -> {
             Answer mine = post("beta-admin-token", op, "{\"includeReplayed\":true}");
             // beta's own letter (a duplicate of the bulk replay's within the 10 s window; should beta's replayed job
