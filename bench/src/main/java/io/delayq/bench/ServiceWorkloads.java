@@ -27,6 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       the middle of the due span and started again; lost (must be 0), duplicated, recovery time (kill → first
  *       callback after the restart).</li>
  * </ul>
+ *
+ * <p>Over 500 lines as one class: W4 and W6 share the service process, the receiver, the store's back-end and the
+ * bookkeeping of a round, and each is read beside the other when their figures are compared.
  */
 public final class ServiceWorkloads {
     static final String LABEL = "delayq-service";

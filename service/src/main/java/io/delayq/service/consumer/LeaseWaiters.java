@@ -46,6 +46,10 @@ import java.util.function.Predicate;
  * <p>Topic names are the caller's choice, so what is kept per topic lives only while it is needed: a topic is
  * tracked while a request for it is in progress, parked, or being served, or while its timer is armed, and is
  * forgotten as soon as none of these holds ({@link #forgetIfIdle}).
+ *
+ * <p>Over 500 lines as one class: parking, waking and serving a topic's requests share one per-topic state under one
+ * lock, and the invariants above (arrival order, no lease handed to a gone client, forgetting idle topics) hold
+ * across all three; split, they would be spread over classes that must all take the same lock.
  */
 final class LeaseWaiters implements StoreListener, AutoCloseable {
     static final long SWEEP_MS = 5_000;
