@@ -2,7 +2,7 @@
 -- first, at most ARGV[2] of them, with their held sets: a held job not tried again for that long is not coming back to
 -- this origin. An open circuit is never forgotten: its last change is moved to now, so it is looked at again after
 -- another idle period rather than at every call. Atomic, so instances sweeping at once forget each circuit once.
--- KEYS[1..4] circuits HASH and its indexes (lib/breaker.lua)
+-- KEYS[1] the circuits HASH, KEYS[2..4] its indexes (lib/breaker.lua)
 -- ARGV[1] idle ms, ARGV[2] at most, ARGV[3] the prefix of the held sets' keys (RedisKeys.held; same slot)
 -- Returns how many circuits were forgotten
 --#include lib/record.lua

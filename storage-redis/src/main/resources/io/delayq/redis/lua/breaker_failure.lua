@@ -5,7 +5,7 @@
 -- One script so that instances failing at once each count once and exactly one of them opens the circuit.
 -- An origin without a record gets one only while fewer than ARGV[5] origins have one (issue 26, finding 5): beyond,
 -- it is not tracked, so failing callbacks to ever new ports or subdomains cannot grow the records without bound.
--- KEYS[1..4] circuits HASH and its indexes (lib/breaker.lua)
+-- KEYS[1] the circuits HASH, KEYS[2..4] its indexes (lib/breaker.lua)
 -- ARGV[1] origin, ARGV[2] failure threshold, ARGV[3] first probe interval ms, ARGV[4] probe interval cap ms,
 -- ARGV[5] origins with a record at most
 -- Returns the circuit's record after the failure (format in lib/breaker.lua), or false when the origin is not tracked

@@ -3,7 +3,7 @@
 -- written as the set's size, so a job counts once however often it is held, and a release counted twice (two
 -- instances saw the job) or of a job never held changes nothing: the count cannot drift as a counter of deltas did.
 -- An origin without a record gets none for a change that leaves its set empty.
--- KEYS[1..4] circuits HASH and its indexes (lib/breaker.lua), KEYS[5] the origin's held ZSET (member -> first held
+-- KEYS[1] the circuits HASH, KEYS[2..4] its indexes (lib/breaker.lua), KEYS[5] the origin's held ZSET (member -> first held
 -- ms; same slot, see RedisKeys.held)
 -- ARGV[1] origin, ARGV[2] n, ARGV[3 .. 2+n] members held, ARGV[3+n ..] members released (JobRefs.member)
 -- Returns the held jobs after the change

@@ -1,7 +1,7 @@
 -- breaker_probe: claims an open circuit's next probe. Exactly one caller wins once nextProbeAt has passed, because
 -- the winner moves nextProbeAt one interval on from now in the same script: every other caller, on any instance, then
 -- finds it not due, and a probe that hangs does not let another one through before the interval is over.
--- KEYS[1..4] circuits HASH and its indexes (lib/breaker.lua)
+-- KEYS[1] the circuits HASH, KEYS[2..4] its indexes (lib/breaker.lua)
 -- ARGV[1] origin
 -- Returns 1 claimed, 0 not claimed (closed, no record, or not due yet)
 --#include lib/record.lua

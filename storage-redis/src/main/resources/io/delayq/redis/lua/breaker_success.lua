@@ -1,7 +1,7 @@
 -- breaker_success: a successful attempt to a callback origin: the failures are reset, and an open circuit closes
 -- (closedAt = now, no more probes). The held jobs are left as they are: the engine releases them at its own rate.
 -- An origin without a record keeps none, so that a success costs no memory.
--- KEYS[1..4] circuits HASH and its indexes (lib/breaker.lua)
+-- KEYS[1] the circuits HASH, KEYS[2..4] its indexes (lib/breaker.lua)
 -- ARGV[1] origin
 -- Returns the circuit's record after the success (format in lib/breaker.lua), '' when the origin has no record
 --#include lib/record.lua
