@@ -54,6 +54,34 @@ public final class DeadLetterQuery {
         return set("cause", cause);
     }
 
+    /** Only letters whose callback was this {@code host[:port]} (a failure group's host). */
+    public DeadLetterQuery host(String host) {
+        return set("host", host);
+    }
+
+    /** Only letters whose last attempt got this HTTP status. */
+    public DeadLetterQuery status(int status) {
+        return set("status", status);
+    }
+
+    /** Only job ids starting with this. */
+    public DeadLetterQuery idPrefix(String idPrefix) {
+        return set("idPrefix", idPrefix);
+    }
+
+    /** Only this failure group: a {@link FailureGroup.Signature#id()} (12 hex digits). */
+    public DeadLetterQuery group(String group) {
+        return set("group", group);
+    }
+
+    /**
+     * Only payloads whose field at this dot path ({@code order.id}) equals the value, as a JSON string or, when the
+     * value reads as one, a number or boolean. One payload filter per query.
+     */
+    public DeadLetterQuery payload(String field, String value) {
+        return set("payloadField", field).set("payloadValue", value);
+    }
+
     Map<String, Object> params() {
         return params;
     }
