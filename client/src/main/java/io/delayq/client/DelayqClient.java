@@ -552,6 +552,97 @@ public final class DelayqClient {
     private record DryRun(long matching) {
     }
 
+    // ---- the rest of the API (issue 29: every operation of the OpenAPI document has a method)
+
+    /** Who this client's token is: its name, roles and tenant ({@code GET /v1/me}; any role). */
+    @Operation("me")
+    public Caller me() {
+        return call("GET", "v1/me", null, null, Caller.class);
+    }
+
+    /**
+     * A topic's leases in flight, earliest deadline first ({@code GET /v1/topics/{topic}/leases}; roles producer,
+     * admin, viewer).
+     *
+     * @param limit 1 to 1,000
+     */
+    @Operation("leasesInFlight")
+    public List<LeaseInFlight> leasesInFlight(String topic, int limit) {
+        return call("GET", topicPath(topic, "leases") + queryString(Map.of("limit", limit)), null, null,
+                LeasesInFlight.class).items();
+    }
+
+    /**
+     * A topic's enqueued, delivered, failed and dead jobs and lateness per minute
+     * ({@code GET /v1/topics/{topic}/history}; roles producer, admin, viewer).
+     *
+     * @param minutes how many minutes back, 1 to 10,080 (7 days)
+     */
+    @Operation("topicHistory")
+    public TopicHistory history(String topic, int minutes) {
+        return call("GET", topicPath(topic, "history") + queryString(Map.of("minutes", minutes)), null, null,
+                TopicHistory.class);
+    }
+
+    /**
+     * How many of a topic's jobs fall due in each of the next minutes ({@code GET /v1/topics/{topic}/forecast}).
+     *
+     * @param minutes 1 to 1,440
+     */
+    @Operation("topicForecast")
+    public TopicForecast forecast(String topic, int minutes) {
+        return call("GET", topicPath(topic, "forecast") + queryString(Map.of("minutes", minutes)), null, null,
+                TopicForecast.class);
+    }
+
+    /**
+     * Dead letters grouped by how they failed, largest group first ({@code GET /v1/admin/dead-letters/groups}; roles
+     * admin, viewer). The query's filters narrow the letters counted; its limit (1 to 500) caps the groups; a cursor is
+     * refused (groups come in one answer).
+     */
+    @Operation("deadLetterGroups")
+    public List<FailureGroup> failureGroups(DeadLetterQuery query) {
+        return call("GET", "v1/admin/dead-letters/groups" + queryString(query.params()), null, null,
+                FailureGroups.class).items();
+    }
+
+    /**
+     * Recent bulk operations, newest first ({@code GET /v1/admin/bulk-operations}; roles admin, viewer).
+     *
+     * @param limit 1 to 200
+     */
+    @Operation("listBulkOperations")
+    public List<BulkOperationInfo> bulkOperations(int limit) {
+        return call("GET", "v1/admin/bulk-operations" + queryString(Map.of("limit", limit)), null, null,
+                BulkOperations.class).items();
+    }
+
+    /**
+     * One page of the audit log, newest first ({@code GET /v1/admin/audit}; roles admin, viewer).
+     *
+     * @param limit  1 to 500
+     * @param before {@code null} for the first page, else the last page's {@link AuditPage#nextBefore}
+     */
+    @Operation("auditLog")
+    public AuditPage audit(int limit, String before) {
+        Map<String, Object> query = new LinkedHashMap<>();
+        query.put("limit", limit);
+        query.put("before", before);
+        return call("GET", "v1/admin/audit" + queryString(query), null, null, AuditPage.class);
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    private record LeasesInFlight(List<LeaseInFlight> items) {
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    private record FailureGroups(List<FailureGroup> items) {
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    private record BulkOperations(List<BulkOperationInfo> items) {
+    }
+
     // ---- plumbing
 
     /** Sends one request and reads a {@code type} from a 2xx answer. */
