@@ -36,7 +36,8 @@ import java.util.function.Consumer;
  * {@link UnauthorizedException} (401/403), {@link ValidationException} (400/422); no answer at all gives status 0.
  *
  * <p>Over 500 lines and one class on purpose: it is the client's one entry point, and every method is a few lines
- * mapping one HTTP operation onto the shared plumbing at the bottom (a test compares them with the OpenAPI document).
+ * mapping one HTTP operation onto the shared plumbing at the bottom, marked with its {@link Operation} id
+ * ({@code OpenApiCoverageTest} compares the marks with the OpenAPI document).
  * Sub-clients per area ({@code client.tenants().…}) would be the split if it keeps growing.
  */
 public final class DelayqClient {
