@@ -90,7 +90,9 @@ public final class DeadLetterQuery {
         if (value == null) {
             params.remove(name);
         } else {
-            params.put(name, value.toString());
+            // Numbers and booleans stay typed: the bulk operation's JSON filter (DeadLetterOperation) takes them
+            // as such, and the query string prints them the same.
+            params.put(name, value instanceof Number || value instanceof Boolean ? value : value.toString());
         }
         return this;
     }

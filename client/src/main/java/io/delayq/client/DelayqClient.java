@@ -632,6 +632,25 @@ public final class DelayqClient {
         return call("GET", "v1/admin/audit" + queryString(query), null, null, AuditPage.class);
     }
 
+    /** The dry run of a bulk replay or purge of dead letters: how many letters it would take now (role admin). */
+    @Operation("startBulkOperation")
+    public long countDeadLetters(DeadLetterOperation operation) {
+        return call("POST", "v1/admin/bulk-operations", operation.body(true, null), null, DryRun.class).matching();
+    }
+
+    /**
+     * Starts a bulk replay or purge of dead letters in the background (role admin); follow it with
+     * {@link #bulkOperation(String)}.
+     *
+     * @param expectedCount the dry run's count: when more letters match now, nothing is started and this throws
+     *                      {@link ConflictException}
+     */
+    @Operation("startBulkOperation")
+    public BulkOperationInfo startDeadLetterOperation(DeadLetterOperation operation, long expectedCount) {
+        return call("POST", "v1/admin/bulk-operations", operation.body(false, expectedCount), null,
+                BulkOperationInfo.class);
+    }
+
     @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
     private record LeasesInFlight(List<LeaseInFlight> items) {
     }

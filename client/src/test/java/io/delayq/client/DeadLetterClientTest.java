@@ -85,6 +85,28 @@ class DeadLetterClientTest {
                 .isInstanceOf(ValidationException.class);
     }
 
+    @Test
+    void purgesByFilterInTheBackground() throws Exception {
+        kill("a", "1");
+        kill("b", "2");
+        // replayed(false) goes into the JSON filter as a boolean (the service takes no "false" string there)
+        DeadLetterOperation purge = DeadLetterOperation.purge(DeadLetterQuery.topic(topic).replayed(false).limit(5));
+
+        long matching = client.countDeadLetters(purge);
+        assertThatThrownBy(() -> client.startDeadLetterOperation(purge, 1))
+                .as("two match, one was confirmed").isInstanceOf(ConflictException.class);
+        BulkOperationInfo op = client.startDeadLetterOperation(purge, matching);
+        BulkOperationInfo[] now = {op};
+        Await.until("the purge finishes", Duration.ofSeconds(15), () -> (now[0] = client.bulkOperation(op.id())).finished());
+
+        assertThat(matching).isEqualTo(2);
+        assertThat(op.target()).isEqualTo("dead-letters");
+        assertThat(op.kind()).isEqualTo("purge");
+        assertThat(now[0].state()).isEqualTo("done");
+        assertThat(now[0].done()).isEqualTo(2);
+        assertThat(client.deadLetters(DeadLetterQuery.topic(topic)).items()).isEmpty();
+    }
+
     /**
      * "." and ".." are steps of a URL path: {@code URI.resolve} would turn the replay of letter ".." into
      * {@code POST /v1/admin/dead-letters/replay}, a bulk replay of every topic. The client refuses to build such a URL
