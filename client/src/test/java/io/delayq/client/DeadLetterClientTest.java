@@ -72,11 +72,18 @@ class DeadLetterClientTest {
 
         assertThatThrownBy(() -> client.purgeDeadLetters(DeadLetterFilter.topic(topic).expectedCount(1)))
                 .as("two match, one was confirmed").isInstanceOf(ConflictException.class);
-        BulkReplayResult replayed = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(10));
+        BulkReplayResult first = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(1));
+        BulkReplayResult replayed = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(10)
+                .cursor(first.nextCursor()));
         BulkReplayResult repeated = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(10));
         long purged = client.purgeDeadLetters(DeadLetterFilter.topic(topic));
 
-        assertThat(replayed.replayed()).isEqualTo(2);
+        assertThat(first.replayed()).isEqualTo(1);
+        assertThat(first.more()).isTrue();
+        assertThat(first.nextCursor()).isNotNull();
+        assertThat(replayed.replayed()).as("the other one, after the cursor").isEqualTo(1);
+        assertThat(replayed.failed()).isZero();
+        assertThat(replayed.failures()).isEmpty();
         assertThat(replayed.more()).isFalse();
         assertThat(repeated.replayed()).isZero();
         assertThat(purged).isEqualTo(2);
