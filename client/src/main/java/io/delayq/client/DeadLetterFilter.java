@@ -59,6 +59,11 @@ public final class DeadLetterFilter {
         return set("max", max);
     }
 
+    /** Replay: go on after the letters an earlier replay took ({@link BulkReplayResult#nextCursor()}). */
+    public DeadLetterFilter cursor(String cursor) {
+        return set("cursor", cursor);
+    }
+
     /**
      * Purge: how many letters the operator confirmed (a count taken before); when more match, the service refuses
      * with {@link ConflictException} and purges nothing.

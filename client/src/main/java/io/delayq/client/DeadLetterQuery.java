@@ -54,6 +54,34 @@ public final class DeadLetterQuery {
         return set("cause", cause);
     }
 
+    /** Only letters whose callback was this {@code host[:port]} (a failure group's host). */
+    public DeadLetterQuery host(String host) {
+        return set("host", host);
+    }
+
+    /** Only letters whose last attempt got this HTTP status. */
+    public DeadLetterQuery status(int status) {
+        return set("status", status);
+    }
+
+    /** Only job ids starting with this. */
+    public DeadLetterQuery idPrefix(String idPrefix) {
+        return set("idPrefix", idPrefix);
+    }
+
+    /** Only this failure group: a {@link FailureGroup.Signature#id()} (12 hex digits). */
+    public DeadLetterQuery group(String group) {
+        return set("group", group);
+    }
+
+    /**
+     * Only payloads whose field at this dot path ({@code order.id}) equals the value, as a JSON string or, when the
+     * value reads as one, a number or boolean. One payload filter per query.
+     */
+    public DeadLetterQuery payload(String field, String value) {
+        return set("payloadField", field).set("payloadValue", value);
+    }
+
     Map<String, Object> params() {
         return params;
     }
@@ -62,7 +90,9 @@ public final class DeadLetterQuery {
         if (value == null) {
             params.remove(name);
         } else {
-            params.put(name, value.toString());
+            // Numbers and booleans stay typed: the bulk operation's JSON filter (DeadLetterOperation) takes them
+            // as such, and the query string prints them the same.
+            params.put(name, value instanceof Number || value instanceof Boolean ? value : value.toString());
         }
         return this;
     }

@@ -36,7 +36,8 @@ import java.util.function.Consumer;
  * {@link UnauthorizedException} (401/403), {@link ValidationException} (400/422); no answer at all gives status 0.
  *
  * <p>Over 500 lines and one class on purpose: it is the client's one entry point, and every method is a few lines
- * mapping one HTTP operation onto the shared plumbing at the bottom (a test compares them with the OpenAPI document).
+ * mapping one HTTP operation onto the shared plumbing at the bottom, marked with its {@link Operation} id
+ * ({@code OpenApiCoverageTest} compares the marks with the OpenAPI document).
  * Sub-clients per area ({@code client.tenants().…}) would be the split if it keeps growing.
  */
 public final class DelayqClient {
@@ -68,22 +69,26 @@ public final class DelayqClient {
     // ---- producers
 
     /** Schedules a job; the same id with the same content again answers the existing job. 409 when the id is taken. */
+    @Operation("scheduleJob")
     public JobInfo schedule(String topic, JobRequest job) {
         return call("POST", topicPath(topic, "jobs"), job.body(mapper), null, JobInfo.class);
     }
 
     /** Schedules up to 1000 jobs in one request; each item says what happened to its job. */
+    @Operation("scheduleBatch")
     public BatchResult scheduleBatch(String topic, List<JobRequest> jobs) {
         List<JobRequest.Body> bodies = jobs.stream().map(j -> j.body(mapper)).toList();
         return call("POST", topicPath(topic, "jobs/batch"), Map.of("jobs", bodies), null, BatchResult.class);
     }
 
     /** The job and its state. @throws NotFoundException when the service does not know it */
+    @Operation("getJob")
     public JobInfo get(String topic, String id) {
         return call("GET", jobPath(topic, id, ""), null, null, JobInfo.class);
     }
 
     /** The job, or empty when the service does not know it. */
+    @Operation("getJob")
     public Optional<JobInfo> find(String topic, String id) {
         try {
             return Optional.of(get(topic, id));
@@ -93,16 +98,19 @@ public final class DelayqClient {
     }
 
     /** Cancels a scheduled job. @throws NotFoundException when unknown */
+    @Operation("cancelJob")
     public void cancel(String topic, String id) {
         call("DELETE", jobPath(topic, id, ""), null, null, Void.class);
     }
 
     /** Moves a scheduled job to run {@code delay} from now. */
+    @Operation("rescheduleJob")
     public JobInfo reschedule(String topic, String id, Duration delay) {
         return call("POST", jobPath(topic, id, "/reschedule"), Map.of("delayMs", delay.toMillis()), null, JobInfo.class);
     }
 
     /** Moves a scheduled job to run at {@code runAt}. */
+    @Operation("rescheduleJob")
     public JobInfo reschedule(String topic, String id, Instant runAt) {
         return call("POST", jobPath(topic, id, "/reschedule"), Map.of("runAt", runAt.toString()), null, JobInfo.class);
     }
@@ -115,6 +123,7 @@ public final class DelayqClient {
      * @param leaseTime how long each lease lasts, or {@code null} for the job's / topic's timeout
      * @return the leased jobs, possibly none
      */
+    @Operation("leaseJobs")
     public List<LeasedJob> lease(String topic, int max, Duration wait, Duration leaseTime) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("max", max);
@@ -127,6 +136,7 @@ public final class DelayqClient {
     }
 
     /** The same lease, sent without blocking; cancelling the future abandons the request. */
+    @Operation("leaseJobs")
     public CompletableFuture<List<LeasedJob>> leaseAsync(String topic, int max, Duration wait, Duration leaseTime) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("max", max);
@@ -149,20 +159,24 @@ public final class DelayqClient {
     }
 
     /** Marks the attempt successful. @throws ConflictException when the lease is no longer current */
+    @Operation("ackJob")
     public void ack(LeasedJob job) {
         ack(job.topic(), job.id(), job.leaseToken());
     }
 
+    @Operation("ackJob")
     public void ack(String topic, String id, String leaseToken) {
         call("POST", jobPath(topic, id, "/ack"), Map.of("leaseToken", leaseToken), null, Void.class);
     }
 
     /** Records a failed attempt; the job's retry policy decides when it runs again (or that it is dead). */
+    @Operation("nackJob")
     public void nack(LeasedJob job, String error) {
         nack(job.topic(), job.id(), job.leaseToken(), null, error);
     }
 
     /** "Not now": puts the job back to run again after {@code delay}. */
+    @Operation("nackJob")
     public void nack(LeasedJob job, Duration delay, String error) {
         nack(job.topic(), job.id(), job.leaseToken(), delay, error);
     }
@@ -171,10 +185,12 @@ public final class DelayqClient {
      * "Don't retry": the job cannot succeed, whatever attempts it has left; it is dead now with cause
      * {@code NO_RETRY}.
      */
+    @Operation("nackJob")
     public void nackNoRetry(LeasedJob job, String error) {
         nackNoRetry(job.topic(), job.id(), job.leaseToken(), error);
     }
 
+    @Operation("nackJob")
     public void nackNoRetry(String topic, String id, String leaseToken, String error) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("leaseToken", leaseToken);
@@ -185,6 +201,7 @@ public final class DelayqClient {
         call("POST", jobPath(topic, id, "/nack"), body, null, Void.class);
     }
 
+    @Operation("nackJob")
     public void nack(String topic, String id, String leaseToken, Duration delay, String error) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("leaseToken", leaseToken);
@@ -202,19 +219,23 @@ public final class DelayqClient {
      * attempt number. At most {@code maxAttempts} releases per job are free; after that a release counts as the
      * attempt (and on the last one the job is dead). @throws ConflictException when the lease is no longer current
      */
+    @Operation("releaseJob")
     public void release(LeasedJob job) {
         release(job.topic(), job.id(), job.leaseToken());
     }
 
+    @Operation("releaseJob")
     public void release(String topic, String id, String leaseToken) {
         call("POST", jobPath(topic, id, "/release"), Map.of("leaseToken", leaseToken), null, Void.class);
     }
 
     /** Extends the lease to {@code leaseTime} from now. @return the new deadline */
+    @Operation("extendLease")
     public Instant extend(LeasedJob job, Duration leaseTime) {
         return extend(job.topic(), job.id(), job.leaseToken(), leaseTime);
     }
 
+    @Operation("extendLease")
     public Instant extend(String topic, String id, String leaseToken, Duration leaseTime) {
         Map<String, Object> body = Map.of("leaseToken", leaseToken, "leaseMs", leaseTime.toMillis());
         return call("POST", jobPath(topic, id, "/extend"), body, null, Extended.class).leaseDeadline();
@@ -229,6 +250,7 @@ public final class DelayqClient {
      *
      * @return open once the service has accepted the subscription; close it to unsubscribe
      */
+    @Operation("topicEvents")
     public EventSubscription subscribe(String topic, Consumer<BroadcastEvent> onEvent, Consumer<Throwable> onClosed) {
         HttpRequest request = HttpRequest.newBuilder(baseUri.resolve(topicPath(topic, "events")))
                 .header("Accept", "text/event-stream")
@@ -240,6 +262,7 @@ public final class DelayqClient {
     // ---- topics
 
     /** Every topic with its counters and settings, by name: every page of {@link #topics(int, String)}. */
+    @Operation("listTopics")
     public List<TopicInfo> topics() {
         List<TopicInfo> all = new java.util.ArrayList<>();
         String cursor = null;
@@ -257,6 +280,7 @@ public final class DelayqClient {
      * @param limit  1 to 1,000
      * @param cursor {@code null} for the first page, else the last page's {@link TopicPage#nextCursor}
      */
+    @Operation("listTopics")
     public TopicPage topics(int limit, String cursor) {
         Map<String, Object> query = new java.util.LinkedHashMap<>();
         query.put("limit", limit);
@@ -270,16 +294,19 @@ public final class DelayqClient {
      * @throws ConflictException when it still has jobs (scheduled, leased, or finished and still remembered)
      * @throws NotFoundException when there is no such topic
      */
+    @Operation("deleteTopic")
     public void deleteTopic(String topic) {
         call("DELETE", "v1/topics/" + segment(topic), null, null, Void.class);
     }
 
     /** One topic's counters and settings. */
+    @Operation("getTopic")
     public TopicInfo topic(String topic) {
         return call("GET", "v1/topics/" + segment(topic), null, null, TopicInfo.class);
     }
 
     /** Changes a topic's settings; fields not set in {@code update} keep their value. @return the topic after */
+    @Operation("putTopicSettings")
     public TopicInfo updateTopic(String topic, TopicSettingsUpdate update) {
         return call("PUT", "v1/topics/" + segment(topic), update, null, TopicInfo.class);
     }
@@ -287,16 +314,19 @@ public final class DelayqClient {
     // ---- dead letters (role admin)
 
     /** One page of dead letters, newest first ({@code GET /v1/admin/dead-letters}). */
+    @Operation("listDeadLetters")
     public DeadLetterPage deadLetters(DeadLetterQuery query) {
         return call("GET", "v1/admin/dead-letters" + queryString(query.params()), null, null, DeadLetterPage.class);
     }
 
     /** A job's newest dead letter. @throws NotFoundException when the archive has none for the job */
+    @Operation("getDeadLetter")
     public DeadLetter deadLetter(String topic, String id) {
         return call("GET", deadLetterPath(topic, id), null, null, DeadLetter.class);
     }
 
     /** Replays a job's newest dead letter at once, as a fresh job with its attempts reset. */
+    @Operation("replayDeadLetter")
     public ReplayResult replayDeadLetter(String topic, String id) {
         return replayDeadLetter(topic, id, null, null);
     }
@@ -308,6 +338,7 @@ public final class DelayqClient {
      * @param idempotencyKey a repeat with the same key answers the first replay instead of replaying again, or
      *                       {@code null} (then a repeat within seconds counts as a double click)
      */
+    @Operation("replayDeadLetter")
     public ReplayResult replayDeadLetter(String topic, String id, Duration delay, String idempotencyKey) {
         Map<String, Object> body = new LinkedHashMap<>();
         if (delay != null) {
@@ -318,16 +349,19 @@ public final class DelayqClient {
     }
 
     /** Replays every dead letter matching a filter, at most its {@code max} per call (see {@code more}). */
+    @Operation("replayDeadLetters")
     public BulkReplayResult replayDeadLetters(DeadLetterFilter filter) {
         return call("POST", "v1/admin/dead-letters/replay", filter, null, BulkReplayResult.class);
     }
 
     /** Removes every dead letter of a job. @throws NotFoundException when it has none */
+    @Operation("purgeDeadLetter")
     public void purgeDeadLetter(String topic, String id) {
         call("DELETE", deadLetterPath(topic, id), null, null, Void.class);
     }
 
     /** Removes every dead letter matching a filter (which must narrow by topic, time or replayed). @return how many */
+    @Operation("purgeDeadLetters")
     public long purgeDeadLetters(DeadLetterFilter filter) {
         return call("POST", "v1/admin/dead-letters/purge", filter, null, Purged.class).purged();
     }
@@ -335,11 +369,13 @@ public final class DelayqClient {
     // ---- tenants and tokens (role admin; operators manage every tenant, a tenant's admin its own tokens)
 
     /** Every tenant the caller may see, with current use ({@code GET /v1/admin/tenants}). */
+    @Operation("listTenants")
     public List<TenantInfo> tenants() {
         return call("GET", "v1/admin/tenants", null, null, Tenants.class).tenants();
     }
 
     /** One tenant. @throws NotFoundException when there is none (or it is another tenant's) */
+    @Operation("getTenant")
     public TenantInfo tenant(String name) {
         return call("GET", "v1/admin/tenants/" + segment(name), null, null, TenantInfo.class);
     }
@@ -349,11 +385,13 @@ public final class DelayqClient {
      *
      * @throws ConflictException when a pattern overlaps another tenant's, or the tenant is from the configuration
      */
+    @Operation("putTenant")
     public TenantInfo putTenant(String name, TenantSpec spec) {
         return call("PUT", "v1/admin/tenants/" + segment(name), spec, null, TenantInfo.class);
     }
 
     /** Deletes a tenant and its tokens (operators only). @throws ConflictException while it owns pending jobs */
+    @Operation("deleteTenant")
     public void deleteTenant(String name) {
         call("DELETE", "v1/admin/tenants/" + segment(name), null, null, Void.class);
     }
@@ -364,6 +402,7 @@ public final class DelayqClient {
      * @param tenant    {@code null}: the caller's tenant (for an operator, an operators' token)
      * @param expiresAt {@code null}: never
      */
+    @Operation("createToken")
     public CreatedToken createToken(String name, String tenant, Set<String> roles, Instant expiresAt) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("name", name);
@@ -375,6 +414,7 @@ public final class DelayqClient {
     }
 
     /** Every token the caller may see, never values. */
+    @Operation("listTokens")
     public List<TokenInfo> tokens() {
         return call("GET", "v1/admin/tokens", null, null, Tokens.class).tokens();
     }
@@ -384,6 +424,7 @@ public final class DelayqClient {
      *
      * @param tenant the token's tenant ({@code null}: an operators' token, or the caller's own tenant's)
      */
+    @Operation("revokeToken")
     public TokenInfo revokeToken(String name, String tenant) {
         String query = tenant == null ? "" : queryString(Map.of("tenant", tenant));
         return call("DELETE", "v1/admin/tokens/" + segment(name) + query, null, null, TokenInfo.class);
@@ -403,6 +444,7 @@ public final class DelayqClient {
      * @param limit  1 to 1,000
      * @param cursor {@code null} for the first page, else the last page's {@link CircuitPage#nextCursor}
      */
+    @Operation("listCircuits")
     public CircuitPage circuits(int limit, String cursor) {
         Map<String, Object> query = new java.util.LinkedHashMap<>();
         query.put("limit", limit);
@@ -413,16 +455,19 @@ public final class DelayqClient {
     // ---- recurring schedules (roles producer and admin manage; viewer reads)
 
     /** Creates or replaces a recurring schedule (the whole of it). @return the schedule as stored */
+    @Operation("putSchedule")
     public ScheduleInfo putSchedule(String topic, String name, ScheduleSpec spec) {
         return call("PUT", schedulePath(topic, name), spec, null, ScheduleInfo.class);
     }
 
     /** One schedule with its next fire times and last fires. @throws NotFoundException when there is none */
+    @Operation("getSchedule")
     public ScheduleInfo getSchedule(String topic, String name) {
         return call("GET", schedulePath(topic, name), null, null, ScheduleInfo.class);
     }
 
     /** A page of a topic's schedules in name order, after {@code cursor} ({@code null}: from the first). */
+    @Operation("listSchedules")
     public SchedulePage schedules(String topic, int limit, String cursor) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("limit", limit);
@@ -434,21 +479,25 @@ public final class DelayqClient {
     }
 
     /** Deletes a schedule; the jobs it enqueued stay. @throws NotFoundException when there is none */
+    @Operation("deleteSchedule")
     public void deleteSchedule(String topic, String name) {
         call("DELETE", schedulePath(topic, name), null, null, Void.class);
     }
 
     /** Pauses a schedule. */
+    @Operation("pauseSchedule")
     public ScheduleInfo pauseSchedule(String topic, String name) {
         return call("POST", schedulePath(topic, name) + "/pause", null, null, ScheduleInfo.class);
     }
 
     /** Resumes a schedule; fires missed while it was paused are not made up. */
+    @Operation("resumeSchedule")
     public ScheduleInfo resumeSchedule(String topic, String name) {
         return call("POST", schedulePath(topic, name) + "/resume", null, null, ScheduleInfo.class);
     }
 
     /** Enqueues the schedule's job now; its cron fires go on. @return the id of the job enqueued */
+    @Operation("runScheduleNow")
     public String runScheduleNow(String topic, String name) {
         return call("POST", schedulePath(topic, name) + "/run", null, null, ScheduleRun.class).jobId();
     }
@@ -463,12 +512,14 @@ public final class DelayqClient {
     // ---- a topic's jobs, listed and acted on in bulk (issue 29)
 
     /** One page of a topic's jobs ({@code GET /v1/topics/{topic}/jobs}; roles producer, viewer, admin). */
+    @Operation("listJobs")
     public JobPage listJobs(JobQuery query) {
         return call("GET", "v1/topics/" + segment(query.topic()) + "/jobs" + queryString(query.params()), null, null,
                 JobPage.class);
     }
 
     /** The dry run of a bulk operation on jobs: how many jobs it would act on now (role admin). */
+    @Operation("startBulkOperation")
     public long countJobs(JobOperation operation) {
         return call("POST", "v1/admin/bulk-operations", operation.body(true, null), null, DryRun.class).matching();
     }
@@ -479,17 +530,20 @@ public final class DelayqClient {
      * @param expectedCount the dry run's count: when more jobs match now, nothing is started and this throws
      *                      {@link ConflictException}
      */
+    @Operation("startBulkOperation")
     public BulkOperationInfo startJobOperation(JobOperation operation, long expectedCount) {
         return call("POST", "v1/admin/bulk-operations", operation.body(false, expectedCount), null,
                 BulkOperationInfo.class);
     }
 
     /** A bulk operation and its progress (roles admin, viewer). */
+    @Operation("getBulkOperation")
     public BulkOperationInfo bulkOperation(String id) {
         return call("GET", "v1/admin/bulk-operations/" + segment(id), null, null, BulkOperationInfo.class);
     }
 
     /** Asks a running bulk operation to stop at its next batch (role admin). */
+    @Operation("cancelBulkOperation")
     public BulkOperationInfo cancelBulkOperation(String id) {
         return call("POST", "v1/admin/bulk-operations/" + segment(id) + "/cancel", null, null,
                 BulkOperationInfo.class);
@@ -497,6 +551,116 @@ public final class DelayqClient {
 
     @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
     private record DryRun(long matching) {
+    }
+
+    // ---- the rest of the API (issue 29: every operation of the OpenAPI document has a method)
+
+    /** Who this client's token is: its name, roles and tenant ({@code GET /v1/me}; any role). */
+    @Operation("me")
+    public Caller me() {
+        return call("GET", "v1/me", null, null, Caller.class);
+    }
+
+    /**
+     * A topic's leases in flight, earliest deadline first ({@code GET /v1/topics/{topic}/leases}; roles producer,
+     * admin, viewer).
+     *
+     * @param limit 1 to 1,000
+     */
+    @Operation("leasesInFlight")
+    public List<LeaseInFlight> leasesInFlight(String topic, int limit) {
+        return call("GET", topicPath(topic, "leases") + queryString(Map.of("limit", limit)), null, null,
+                LeasesInFlight.class).items();
+    }
+
+    /**
+     * A topic's enqueued, delivered, failed and dead jobs and lateness per minute
+     * ({@code GET /v1/topics/{topic}/history}; roles producer, admin, viewer).
+     *
+     * @param minutes how many minutes back, 1 to 10,080 (7 days)
+     */
+    @Operation("topicHistory")
+    public TopicHistory history(String topic, int minutes) {
+        return call("GET", topicPath(topic, "history") + queryString(Map.of("minutes", minutes)), null, null,
+                TopicHistory.class);
+    }
+
+    /**
+     * How many of a topic's jobs fall due in each of the next minutes ({@code GET /v1/topics/{topic}/forecast}).
+     *
+     * @param minutes 1 to 1,440
+     */
+    @Operation("topicForecast")
+    public TopicForecast forecast(String topic, int minutes) {
+        return call("GET", topicPath(topic, "forecast") + queryString(Map.of("minutes", minutes)), null, null,
+                TopicForecast.class);
+    }
+
+    /**
+     * Dead letters grouped by how they failed, largest group first ({@code GET /v1/admin/dead-letters/groups}; roles
+     * admin, viewer). The query's filters narrow the letters counted; its limit (1 to 500) caps the groups; a cursor is
+     * refused (groups come in one answer).
+     */
+    @Operation("deadLetterGroups")
+    public List<FailureGroup> failureGroups(DeadLetterQuery query) {
+        return call("GET", "v1/admin/dead-letters/groups" + queryString(query.params()), null, null,
+                FailureGroups.class).items();
+    }
+
+    /**
+     * Recent bulk operations, newest first ({@code GET /v1/admin/bulk-operations}; roles admin, viewer).
+     *
+     * @param limit 1 to 200
+     */
+    @Operation("listBulkOperations")
+    public List<BulkOperationInfo> bulkOperations(int limit) {
+        return call("GET", "v1/admin/bulk-operations" + queryString(Map.of("limit", limit)), null, null,
+                BulkOperations.class).items();
+    }
+
+    /**
+     * One page of the audit log, newest first ({@code GET /v1/admin/audit}; roles admin, viewer).
+     *
+     * @param limit  1 to 500
+     * @param before {@code null} for the first page, else the last page's {@link AuditPage#nextBefore}
+     */
+    @Operation("auditLog")
+    public AuditPage audit(int limit, String before) {
+        Map<String, Object> query = new LinkedHashMap<>();
+        query.put("limit", limit);
+        query.put("before", before);
+        return call("GET", "v1/admin/audit" + queryString(query), null, null, AuditPage.class);
+    }
+
+    /** The dry run of a bulk replay or purge of dead letters: how many letters it would take now (role admin). */
+    @Operation("startBulkOperation")
+    public long countDeadLetters(DeadLetterOperation operation) {
+        return call("POST", "v1/admin/bulk-operations", operation.body(true, null), null, DryRun.class).matching();
+    }
+
+    /**
+     * Starts a bulk replay or purge of dead letters in the background (role admin); follow it with
+     * {@link #bulkOperation(String)}.
+     *
+     * @param expectedCount the dry run's count: when more letters match now, nothing is started and this throws
+     *                      {@link ConflictException}
+     */
+    @Operation("startBulkOperation")
+    public BulkOperationInfo startDeadLetterOperation(DeadLetterOperation operation, long expectedCount) {
+        return call("POST", "v1/admin/bulk-operations", operation.body(false, expectedCount), null,
+                BulkOperationInfo.class);
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    private record LeasesInFlight(List<LeaseInFlight> items) {
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    private record FailureGroups(List<FailureGroup> items) {
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    private record BulkOperations(List<BulkOperationInfo> items) {
     }
 
     // ---- plumbing

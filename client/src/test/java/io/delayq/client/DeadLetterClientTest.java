@@ -72,17 +72,46 @@ class DeadLetterClientTest {
 
         assertThatThrownBy(() -> client.purgeDeadLetters(DeadLetterFilter.topic(topic).expectedCount(1)))
                 .as("two match, one was confirmed").isInstanceOf(ConflictException.class);
-        BulkReplayResult replayed = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(10));
+        BulkReplayResult first = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(1));
+        BulkReplayResult replayed = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(10)
+                .cursor(first.nextCursor()));
         BulkReplayResult repeated = client.replayDeadLetters(DeadLetterFilter.topic(topic).max(10));
         long purged = client.purgeDeadLetters(DeadLetterFilter.topic(topic));
 
-        assertThat(replayed.replayed()).isEqualTo(2);
+        assertThat(first.replayed()).isEqualTo(1);
+        assertThat(first.more()).isTrue();
+        assertThat(first.nextCursor()).isNotNull();
+        assertThat(replayed.replayed()).as("the other one, after the cursor").isEqualTo(1);
+        assertThat(replayed.failed()).isZero();
+        assertThat(replayed.failures()).isEmpty();
         assertThat(replayed.more()).isFalse();
         assertThat(repeated.replayed()).isZero();
         assertThat(purged).isEqualTo(2);
         assertThat(client.lease(topic, 10, Duration.ofSeconds(2), null)).hasSize(2);
         assertThatThrownBy(() -> client.purgeDeadLetters(DeadLetterFilter.all()))
                 .isInstanceOf(ValidationException.class);
+    }
+
+    @Test
+    void purgesByFilterInTheBackground() throws Exception {
+        kill("a", "1");
+        kill("b", "2");
+        // replayed(false) goes into the JSON filter as a boolean (the service takes no "false" string there)
+        DeadLetterOperation purge = DeadLetterOperation.purge(DeadLetterQuery.topic(topic).replayed(false).limit(5));
+
+        long matching = client.countDeadLetters(purge);
+        assertThatThrownBy(() -> client.startDeadLetterOperation(purge, 1))
+                .as("two match, one was confirmed").isInstanceOf(ConflictException.class);
+        BulkOperationInfo op = client.startDeadLetterOperation(purge, matching);
+        BulkOperationInfo[] now = {op};
+        Await.until("the purge finishes", Duration.ofSeconds(15), () -> (now[0] = client.bulkOperation(op.id())).finished());
+
+        assertThat(matching).isEqualTo(2);
+        assertThat(op.target()).isEqualTo("dead-letters");
+        assertThat(op.kind()).isEqualTo("purge");
+        assertThat(now[0].state()).isEqualTo("done");
+        assertThat(now[0].done()).isEqualTo(2);
+        assertThat(client.deadLetters(DeadLetterQuery.topic(topic)).items()).isEmpty();
     }
 
     /**
