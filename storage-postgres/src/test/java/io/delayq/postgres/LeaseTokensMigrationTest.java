@@ -72,7 +72,8 @@ class LeaseTokensMigrationTest {
                 assertThat(rows(s, "SELECT seq || ' ' || id FROM delayq_outbox")).as("the outbox rebuilt, seq kept")
                         .containsExactlyElementsOf(outboxBefore);
                 assertThat(rows(s, "SELECT column_name FROM information_schema.columns WHERE table_schema = '"
-                        + schema.name() + "' AND table_name = 'delayq_outbox' ORDER BY ordinal_position DESC LIMIT 2"))
+                        + schema.name() + "' AND table_name = 'delayq_outbox' AND column_name IN ('seq', 'lease_token')"
+                        + " ORDER BY ordinal_position DESC"))  // later migrations add columns after them (V19)
                         .containsExactly("seq", "lease_token");
 
                 LeaseRef acked = legacy("acked", tokens.get("acked"));

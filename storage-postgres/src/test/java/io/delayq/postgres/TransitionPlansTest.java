@@ -78,6 +78,7 @@ class TransitionPlansTest {
 
         String plan = explain(h -> h.createQuery("EXPLAIN (ANALYZE, COSTS OFF) " + sql("reserve"))
                 .bind("topic", topic).bind("push", false).bind("max", 1_000).bind("defaultLeaseMs", 60_000L)
+                .bind("expiresAfterMs", 0L)
                 .bind("tokens", LeaseToken.randomBits(1_000)));
 
         assertThat(plan).as("the leased jobs are skipped by a hash lookup").contains("hashed SubPlan");
@@ -99,6 +100,7 @@ class TransitionPlansTest {
 
         String plan = explain(h -> h.createQuery("EXPLAIN (ANALYZE, COSTS OFF) " + sql("reserve"))
                 .bind("topic", topic).bind("push", false).bind("max", 1_000).bind("defaultLeaseMs", 60_000L)
+                .bind("expiresAfterMs", 0L)
                 .bind("tokens", LeaseToken.randomBits(1_000)));
 
         assertThat(plan).as("the UPDATE reads the %d locked rows by TID, not the whole table", 1_000)
