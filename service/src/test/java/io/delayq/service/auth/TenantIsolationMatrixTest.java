@@ -221,7 +221,7 @@ class TenantIsolationMatrixTest {
     private String fill(String template, String topic) {
         String id = template.contains("dead-letters") ? "a-dead"
                 : template.matches(".*/(ack|nack|release|extend)$") ? "a-leased" : "a-sched";
-        return template.replace("{topic}", topic).replace("{id}", id);
+        return template.replace("{topic}", topic).replace("{id}", id).replace("{name}", "nightly");
     }
 
     /** A request body that the operation would accept from the topic's owner (the lease token is the owner's own). */

@@ -119,7 +119,7 @@ class ClusterScaleOutTest {
                             + " use every master", master.port()).isGreaterThanOrEqualTo(JOBS / BATCH);
                 }
             } finally {
-                instances.forEach(DropwizardTestSupport::after);
+                TestApps.stopAll(instances);
             }
         }
     }

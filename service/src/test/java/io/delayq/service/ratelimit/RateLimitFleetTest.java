@@ -142,9 +142,7 @@ class RateLimitFleetTest {
             assertThat(granted).as("permits granted over the fleet: one per delivery, and a few lost at the end")
                     .isBetween((long) JOBS, (long) JOBS + INSTANCES * 64L);
         } finally {
-            for (DropwizardTestSupport<DelayqConfiguration> instance : instances) {
-                instance.after();
-            }
+            TestApps.stopAll(instances);
         }
     }
 

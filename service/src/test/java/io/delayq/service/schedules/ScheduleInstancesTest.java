@@ -45,9 +45,10 @@ class ScheduleInstancesTest {
             assertThat(first).as("the PUT came %d ms after startAt", created - start).isLessThan(start + 20_000);
 
             Await.sleep(Math.max(0, start + 20_000 - System.currentTimeMillis()));
-            running.remove(0).after(); // one stops; the other goes on
+            // the newest first: see TestApps.stopAll
+            running.remove(running.size() - 1).after(); // one stops; the other goes on
             Await.sleep(3_000);
-            running.remove(0).after(); // every instance is down ...
+            running.remove(running.size() - 1).after(); // every instance is down ...
             Await.sleep(5_000);
             running.add(started()); // ... and two new ones start, within misfireAfter (1 min)
             running.add(started());
@@ -66,9 +67,7 @@ class ScheduleInstancesTest {
                     .as("jobs in the topic: one per fire, no other").isEqualTo((end - first) / 1000 + 1);
             assertThat(api.get("/v1/topics/" + topic + "/schedules/tick").json().path("nextFireTimes")).isEmpty();
         } finally {
-            for (DropwizardTestSupport<DelayqConfiguration> app : running) {
-                app.after();
-            }
+            TestApps.stopAll(running);
         }
     }
 
