@@ -30,6 +30,13 @@ public interface EnqueueGate {
     }
 
     /**
+     * After the store call of {@code admitted} jobs {@link #admit admitted} into {@code topic} returned or failed: they
+     * are no longer in flight (a quota counts jobs in flight on this instance until then).
+     */
+    default void settled(String topic, int admitted) {
+    }
+
+    /**
      * @param admitted how many, from the first
      * @param refusal  why the others were not admitted; {@code null} when all were
      */

@@ -100,7 +100,12 @@ public final class JobScheduler {
         NewJob job = toNewJob(topic, request, settings.of(topic)).withTrace(trace);
         gate.check(topic, job);
         gate.admit(topic, List.of(job));
-        EnqueueResult result = store.enqueue(job);
+        EnqueueResult result;
+        try {
+            result = store.enqueue(job);
+        } finally {
+            gate.settled(topic, 1);
+        }
         StoreException.check(result.status(), job.ref(), "scheduled");
         counted(topic, List.of(result));
         return result;
@@ -149,7 +154,14 @@ public final class JobScheduler {
                 accepted = new ArrayList<>(accepted.subList(0, admission.admitted()));
             }
         }
-        List<EnqueueResult> results = accepted.isEmpty() ? List.of() : store.enqueue(accepted);
+        List<EnqueueResult> results;
+        try {
+            results = accepted.isEmpty() ? List.of() : store.enqueue(accepted);
+        } finally {
+            if (!accepted.isEmpty()) {
+                gate.settled(topic, accepted.size());
+            }
+        }
         counted(topic, results);
         var merged = new ArrayList<BatchOutcome>(outcomes.size());
         int next = 0;
