@@ -34,7 +34,8 @@ class DeadNoticeRequestTest {
         JsonNode body = new ObjectMapper().readTree(request.body(letter));
 
         assertThat(new String(request.body(letter), StandardCharsets.UTF_8))
-                .endsWith("\"payload\":{\"amount\":1.50,\"big\":1e400}}");
+                .contains("\"payload\":{\"amount\":1.50,\"big\":1e400}");
+        assertThat(body.path("cause").asText()).as("why it died (issue 29)").isEqualTo("ATTEMPTS_EXHAUSTED");
         assertThat(body.path("topic").asText()).isEqualTo("payments");
         assertThat(body.path("id").asText()).isEqualTo("notify-7");
         assertThat(body.path("attempts").asInt()).isEqualTo(1);
