@@ -105,7 +105,9 @@ class TransitionPlansTest {
 
         assertThat(plan).as("the UPDATE reads the %d locked rows by TID, not the whole table", 1_000)
                 .contains("Tid Scan on delayq_jobs").doesNotContain("Seq Scan on delayq_jobs");
-        assertThat(plan).as("each row fetched by its own TID, beside its token, not compared with every locked TID")
+        // The expired jobs (issue 29) are a separate, small UPDATE by an array of their TIDs: set it aside.
+        String leasing = plan.replaceAll("(?s)\n  CTE expired\n.*?(?=\n  (CTE|->))", "");
+        assertThat(leasing).as("each row fetched by its own TID, beside its token, not compared with every locked TID")
                 .containsPattern("TID Cond: \\(\\w+\\.tid = ctid\\)").doesNotContain("ctid = ANY");
     }
 
