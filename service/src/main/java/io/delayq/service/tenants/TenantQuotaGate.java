@@ -30,7 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       ({@link RateLimiters}, key {@code tenant:<name>:enqueue}), one atomic take per request.</li>
  * </ul>
  *
- * Consistency (docs/tenants.md): the bucket is exact across instances. Near its limit (the last tenth) the pending
+ * Consistency (docs/tenants.md): the bucket is exact across instances. In the second half of the quota the pending
  * count is read from the store at every admission, and this instance's own admissions in flight are added to it, so
  * it can be overshot only by admissions in flight at the same moment on other instances (the jobs of the requests
  * they are writing; with an enqueue rate, never more than the bucket grants); the topic count by the topics started
@@ -179,13 +179,14 @@ public final class TenantQuotaGate implements EnqueueGate {
 
     /**
      * Reads the tenant's pending count from the store again when the last read is {@value #PENDING_READ_MS} ms old or
-     * when these {@code wanted} jobs would bring it into the last tenth of the quota: near the limit, every admission
+     * when these {@code wanted} jobs would bring it past half the quota (what each instance may admit on its own count
+     * alone: two instances each at half are the quota, not twice it): past half, every admission
      * is decided on the store's count plus this instance's writes in flight, so only admissions truly at the same
      * moment on other instances can overshoot. Called holding {@code held}.
      */
     private void refreshIfNeeded(Tenant tenant, String topic, Pending held, int wanted, long max) {
         long now = System.nanoTime();
-        boolean nearLimit = held.count() + wanted > max - max / 10;
+        boolean nearLimit = held.count() + wanted > max / 2;
         if (nearLimit || held.readAtNanos == 0 || now - held.readAtNanos > PENDING_READ_MS * 1_000_000) {
             // The store's topic list may not show a topic its first jobs just started (a registry written off the
             // request path, issue 26 finding 21): the topic being admitted into is counted whether it shows or not.

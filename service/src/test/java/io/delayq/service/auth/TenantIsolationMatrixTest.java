@@ -149,6 +149,11 @@ class TenantIsolationMatrixTest {
         JsonNode lease = leased.json().path("leases").path(0);
         assertThat(lease.path("id").asText()).as(leased.toString()).isEqualTo("a-leased");
         leaseTokens.put(topic, lease.path("leaseToken").asText());
+        // a recurring schedule (what the {name} of the schedule operations names), firing only from 2100 on
+        Answer schedule = owner.put("/v1/topics/" + topic + "/schedules/nightly", "{\"cron\":\"0 0 2 * * *\","
+                + "\"timeZone\":\"UTC\",\"startAt\":\"" + FAR_FUTURE + "\",\"job\":{\"payload\":{\"s\":\""
+                + secret + "\"}}}");
+        assertThat(schedule.status()).as(schedule.toString()).isIn(200, 201);
     }
 
     /**
