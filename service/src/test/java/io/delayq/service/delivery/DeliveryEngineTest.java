@@ -339,9 +339,11 @@ class DeliveryEngineTest {
         for (Received r : all) {
             assertThat(r.receivedAtMs()).as("received %s", r.id()).isGreaterThanOrEqualTo(runAt.get(r.id()));
         }
-        assertThat(metrics.histogram("delayq.delivery.lateness").getCount()).isEqualTo(n);
+        // at least one per job: the engine delivers every topic of the shared test Redis, so another class's job
+        // left due there can be delivered (and timed) beside these (a clean-clone run saw 2,001)
+        assertThat(metrics.histogram("delayq.delivery.lateness").getCount()).isGreaterThanOrEqualTo(n);
         // the receiver counts a request before it answers; the engine counts it once the answer is back
-        Await.until("all answers counted", 5_000, () -> metrics.meter("delayq.delivery.delivered").getCount() == n);
+        Await.until("all answers counted", 5_000, () -> metrics.meter("delayq.delivery.delivered").getCount() >= n);
         Await.until("all acked", 5_000, () -> store.stats(topic).succeeded() == n);
     }
 
