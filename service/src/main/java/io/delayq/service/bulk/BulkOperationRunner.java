@@ -11,7 +11,6 @@ import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,8 +37,8 @@ public final class BulkOperationRunner implements Managed {
 
     private final JobArchive archive;
     private final DeadLetterReplayer replayer;
-    private final AuditTrail audit;
     private final LongSupplier clock;
+    private final OperationEnd ends;
     private final long pauseMs;
     private final ExecutorService workers;
     private final ScheduledExecutorService heartbeats;
@@ -53,8 +52,8 @@ public final class BulkOperationRunner implements Managed {
                                long pauseMs) {
         this.archive = archive;
         this.replayer = replayer;
-        this.audit = audit;
         this.clock = clock;
+        this.ends = new OperationEnd(audit, clock);
         this.pauseMs = pauseMs;
         this.workers = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "delayq-bulk-operation");
@@ -115,46 +114,24 @@ public final class BulkOperationRunner implements Managed {
                 if (finished) {
                     log.report(op.finished(BulkOperation.State.DONE, clock.getAsLong()));
                     LOG.info("bulk operation {} ({}) done: {} done, {} failed", op.id(), op.kind(), done, failed);
-                    audited(op, BulkOperation.State.DONE);
+                    ends.audited(op, BulkOperation.State.DONE);
                     return;
                 }
                 if (op.cancelRequested()) {
                     log.report(op.finished(BulkOperation.State.CANCELLED, clock.getAsLong()));
                     LOG.info("bulk operation {} cancelled after {} letters", op.id(), done);
-                    audited(op, BulkOperation.State.CANCELLED);
+                    ends.audited(op, BulkOperation.State.CANCELLED);
                     return;
                 }
                 Thread.sleep(pauseMs);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            reportFailure(log, op, done, failed, "stopped: the service shut down");
+            ends.failed(log, op, done, failed, "stopped: the service shut down");
         } catch (RuntimeException e) {
             LOG.warn("bulk operation {} failed after {} letters", op.id(), done, e);
-            reportFailure(log, op, done, failed, e.getMessage() == null ? e.toString() : e.getMessage());
+            ends.failed(log, op, done, failed, e.getMessage() == null ? e.toString() : e.getMessage());
         }
-    }
-
-    private void reportFailure(OperatorLog log, BulkOperation op, long done, long failed, String why) {
-        BulkOperation failedOp = op.progressed(done, failed, why, clock.getAsLong());
-        try {
-            log.report(failedOp.finished(BulkOperation.State.FAILED, clock.getAsLong()));
-        } catch (RuntimeException e) {
-            LOG.warn("could not record that bulk operation {} failed ({}); it shows as stalled", op.id(), why);
-        }
-        audited(failedOp, BulkOperation.State.FAILED);
-    }
-
-    /**
-     * The audit entry of an operation's end: what it finally did ({@code bulk.start} recorded only the dry run's
-     * count), by who started it, on its filter; the operation's tenant's entry (operators' only for an operator's).
-     */
-    private void audited(BulkOperation op, BulkOperation.State end) {
-        String kind = op.kind().name().toLowerCase(Locale.ROOT);
-        audit.record(op.startedBy(), op.tenant(), "bulk.finish", op.filter(), op.done(), kind + " " + op.id() + ": "
-                + end.name().toLowerCase(Locale.ROOT) + ", " + op.done() + " done, " + op.failed() + " failed ("
-                + op.total() + " matched at the start)" + (op.lastError() == null ? "" : "; last error: "
-                + op.lastError()));
     }
 
     @Override

@@ -35,8 +35,8 @@ public final class JobOperationRunner implements Managed {
 
     private final JobStore store;
     private final JobArchive archive;
-    private final AuditTrail audit;
     private final LongSupplier clock;
+    private final OperationEnd ends;
     private final long pauseMs;
     private final ExecutorService workers;
 
@@ -44,8 +44,8 @@ public final class JobOperationRunner implements Managed {
     public JobOperationRunner(JobStore store, JobArchive archive, AuditTrail audit, LongSupplier clock, long pauseMs) {
         this.store = store;
         this.archive = archive;
-        this.audit = audit;
         this.clock = clock;
+        this.ends = new OperationEnd(audit, clock);
         this.pauseMs = pauseMs;
         this.workers = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "delayq-bulk-job-operation");
@@ -118,10 +118,10 @@ public final class JobOperationRunner implements Managed {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            fail(log, op, done, failed, "stopped: the service shut down");
+            ends.failed(log, op, done, failed, "stopped: the service shut down");
         } catch (RuntimeException e) {
             LOG.warn("bulk operation {} failed after {} jobs", op.id(), done, e);
-            fail(log, op, done, failed, e.getMessage() == null ? e.toString() : e.getMessage());
+            ends.failed(log, op, done, failed, e.getMessage() == null ? e.toString() : e.getMessage());
         }
     }
 
@@ -129,24 +129,7 @@ public final class JobOperationRunner implements Managed {
         log.report(op.finished(state, clock.getAsLong()));
         LOG.info("bulk operation {} ({}) {}: {} done, {} failed", op.id(), op.kind().wireName(), state, op.done(),
                 op.failed());
-        audited(op, state);
-    }
-
-    private void fail(OperatorLog log, BulkOperation op, long done, long failed, String why) {
-        BulkOperation failedOp = op.progressed(done, failed, why, clock.getAsLong());
-        try {
-            log.report(failedOp.finished(BulkOperation.State.FAILED, clock.getAsLong()));
-        } catch (RuntimeException e) {
-            LOG.warn("could not record that bulk operation {} failed ({}); it shows as stalled", op.id(), why);
-        }
-        audited(failedOp, BulkOperation.State.FAILED);
-    }
-
-    private void audited(BulkOperation op, BulkOperation.State end) {
-        audit.record(op.startedBy(), "bulk.finish", op.filter(), op.done(), op.kind().wireName() + " " + op.id()
-                + ": " + end.name().toLowerCase(java.util.Locale.ROOT) + ", " + op.done() + " done, " + op.failed()
-                + " failed (" + op.total() + " matched at the start)"
-                + (op.lastError() == null ? "" : "; last error: " + op.lastError()));
+        ends.audited(op, state);
     }
 
     @Override
