@@ -101,9 +101,19 @@ public interface JobStore extends AutoCloseable {
      * scheduled again after the delay with its attempt number given back (never dead), and its history entry is marked
      * held.
      *
+     * <p>A job is not put back to be delivered after its own expiry ({@link Job#expiresAt()}): when the retry (or a
+     * held job's next run time) would come after it, the job is made {@link JobState#DEAD} with cause
+     * {@link DeadCause#EXPIRED} instead, in the same step. A failure that kills the job anyway keeps its own cause.
+     * (A topic's {@code expiresAfter} counts from the retry's run time, so it never expires a job here.)
+     *
      * @return OK, STALE_LEASE or NOT_FOUND
      */
-    StoreStatus nack(LeaseRef lease, Failure failure);
+    default StoreStatus nack(LeaseRef lease, Failure failure) {
+        return nackOutcome(lease, failure).status();
+    }
+
+    /** {@link #nack}, and whether the job was made dead of its expiry instead of being put back. */
+    NackOutcome nackOutcome(LeaseRef lease, Failure failure);
 
     /**
      * Extends a lease to {@code leaseMs} from now.
@@ -119,9 +129,19 @@ public interface JobStore extends AutoCloseable {
      * {@link #EXPIRED_LAST_ATTEMPT_RETRIES}. A job whose stored form cannot be parsed is moved to the quarantine and
      * costs the others nothing.
      *
+     * <p>A job whose own expiry ({@link Job#expiresAt()}) has passed is not due again: it is made
+     * {@link JobState#DEAD} with cause {@link DeadCause#EXPIRED} instead, in the same step (a job that dies of its
+     * expired last attempt anyway keeps cause {@link DeadCause#LEASE_EXPIRED}). An ack that comes before the lease is
+     * taken back still succeeds, expiry passed or not: the consumer did the work.
+     *
      * @return how many leases were taken back
      */
-    int expireLeases(String topic, int max);
+    default int expireLeases(String topic, int max) {
+        return reclaimLeases(topic, max).takenBack();
+    }
+
+    /** {@link #expireLeases}, and how many of the jobs taken back were made dead of their expiry. */
+    ReclaimedLeases reclaimLeases(String topic, int max);
 
     /** The earliest lease deadline of the topic, epoch ms, or {@code -1} when nothing is leased. */
     long nextLeaseDeadline(String topic);

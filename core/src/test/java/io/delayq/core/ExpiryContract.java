@@ -95,6 +95,97 @@ public abstract class ExpiryContract {
     }
 
     @Test
+    void aLeaseTakenBackAfterTheJobsExpiryEndsTheJobExpiredInsteadOfAnotherAttempt() {
+        long now = store.now();
+        store.enqueue(NewJob.at(topic, "retry", PAYLOAD, now - 1_000, 5).withExpiresAt(now + 300));
+        // on its last attempt an expired lease would be tried once more (EXPIRED_LAST_ATTEMPT_RETRIES): not past expiry
+        store.enqueue(NewJob.at(topic, "last", PAYLOAD, now - 1_000, 1).withExpiresAt(now + 300));
+        store.enqueue(NewJob.at(topic, "alive", PAYLOAD, now - 1_000, 5).withExpiresAt(now + 600_000));
+        assertThat(store.reserve(topic, Delivery.PULL, 3, 100).leases()).hasSize(3);
+        waitForStoreClockPast(now + 300);
+
+        ReclaimedLeases reclaimed = store.reclaimLeases(topic, 10);
+
+        assertThat(reclaimed).isEqualTo(new ReclaimedLeases(3, 2));
+        for (String id : List.of("retry", "last")) {
+            Job job = store.find(new JobRef(topic, id)).orElseThrow();
+            assertThat(job.state()).as(id).isEqualTo(JobState.DEAD);
+            assertThat(job.cause()).as(id).isEqualTo(DeadCause.EXPIRED);
+            assertThat(job.attempts()).as(id + ": its one attempt").isEqualTo(1);
+            assertThat(job.lastError()).as(id).contains("expired");
+            assertThat(job.history()).as(id).last().satisfies(a -> assertThat(a.error()).isEqualTo("lease expired"));
+        }
+        assertThat(store.find(new JobRef(topic, "alive")).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(outboxOf(topic)).extracting(e -> e.job().id()).containsExactlyInAnyOrder("retry", "last");
+        assertThat(outboxOf(topic)).extracting(e -> e.job().cause()).containsOnly(DeadCause.EXPIRED);
+        TopicStats stats = store.stats(topic);
+        assertThat(stats.dead()).isEqualTo(2);
+        assertThat(stats.leased()).isZero();
+        assertThat(stats.scheduled()).isEqualTo(1);
+        assertThat(store.reserve(topic, Delivery.PULL, 10, 30_000).leases()).extracting(l -> l.job().id())
+                .containsExactly("alive");
+    }
+
+    @Test
+    void aFailedAttemptWhoseRetryWouldComeAfterTheExpiryEndsTheJobExpired() {
+        long now = store.now();
+        store.enqueue(NewJob.at(topic, "late-retry", PAYLOAD, now - 1_000, 5).withExpiresAt(now + 60_000));
+        store.enqueue(NewJob.at(topic, "in-time", PAYLOAD, now - 1_000, 5).withExpiresAt(now + 60_000));
+        store.enqueue(NewJob.at(topic, "held-late", PAYLOAD, now - 1_000, 5).withExpiresAt(now + 60_000));
+        store.enqueue(NewJob.at(topic, "no-expiry", PAYLOAD, now - 1_000, 5));
+        for (Lease l : reserveAll(4)) {
+            NackOutcome outcome = switch (l.job().id()) {
+                case "late-retry", "no-expiry" -> store.nackOutcome(LeaseRef.of(l),
+                        Failure.retryAfter(120_000, "HTTP 500", 500));
+                case "in-time" -> store.nackOutcome(LeaseRef.of(l), Failure.retryAfter(1_000, "HTTP 500", 500));
+                default -> store.nackOutcome(LeaseRef.of(l), Failure.held(120_000, "circuit open"));
+            };
+            boolean expires = l.job().id().endsWith("-late") || l.job().id().equals("late-retry");
+            assertThat(outcome).as(l.job().id()).isEqualTo(new NackOutcome(StoreStatus.OK, expires));
+        }
+        Job late = store.find(new JobRef(topic, "late-retry")).orElseThrow();
+        assertThat(late.state()).isEqualTo(JobState.DEAD);
+        assertThat(late.cause()).isEqualTo(DeadCause.EXPIRED);
+        assertThat(late.attempts()).isEqualTo(1);
+        assertThat(late.history()).singleElement().satisfies(a -> assertThat(a.httpStatus()).isEqualTo(500));
+        Job held = store.find(new JobRef(topic, "held-late")).orElseThrow();
+        assertThat(held.cause()).isEqualTo(DeadCause.EXPIRED);
+        assertThat(held.attempts()).as("a hold uses no attempt").isZero();
+        assertThat(store.find(new JobRef(topic, "in-time")).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(store.find(new JobRef(topic, "no-expiry")).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(outboxOf(topic)).extracting(e -> e.job().id()).containsExactlyInAnyOrder("late-retry", "held-late");
+        assertThat(store.stats(topic).dead()).isEqualTo(2);
+        assertThat(store.stats(topic).scheduled()).isEqualTo(2);
+    }
+
+    @Test
+    void aFailureThatEndsTheJobAnywayKeepsItsCauseAfterTheExpiry() {
+        long now = store.now();
+        store.enqueue(NewJob.at(topic, "gone", PAYLOAD, now - 1_000, 5).withExpiresAt(now + 200));
+        Lease lease = reserveAll(1).get(0);
+        waitForStoreClockPast(now + 200);
+
+        NackOutcome outcome = store.nackOutcome(LeaseRef.of(lease),
+                Failure.dead("callback answered HTTP 410", 410, DeadCause.NO_RETRY));
+
+        assertThat(outcome).isEqualTo(new NackOutcome(StoreStatus.OK, false));
+        assertThat(store.find(new JobRef(topic, "gone")).orElseThrow().cause()).isEqualTo(DeadCause.NO_RETRY);
+    }
+
+    @Test
+    void anAckBeforeTheLeaseEndsSucceedsEvenAfterTheExpiryPassed() {
+        long now = store.now();
+        store.enqueue(NewJob.at(topic, "done", PAYLOAD, now - 1_000, 5).withExpiresAt(now + 200));
+        Lease lease = reserveAll(1).get(0);
+        waitForStoreClockPast(now + 200);
+
+        assertThat(store.ack(List.of(LeaseRef.of(lease)))).containsExactly(StoreStatus.OK);
+
+        assertThat(store.find(new JobRef(topic, "done")).orElseThrow().state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(store.reclaimLeases(topic, 10)).isEqualTo(ReclaimedLeases.NONE);
+    }
+
+    @Test
     void theSweepEndsExpiredDueJobsThatNobodyReservesAndLeavesTheOthers() {
         long now = store.now();
         store.enqueue(NewJob.at(topic, "gone", PAYLOAD, now - 9_000, 3).withExpiresAt(now - 1));
@@ -200,6 +291,14 @@ public abstract class ExpiryContract {
             }
         }
         return mine;
+    }
+
+    private void waitForStoreClockPast(long ms) {
+        long deadline = System.currentTimeMillis() + 5_000;
+        while (store.now() <= ms && System.currentTimeMillis() < deadline) {
+            sleep(20);
+        }
+        assertThat(store.now()).isGreaterThan(ms);
     }
 
     private static void sleep(long ms) {

@@ -1245,6 +1245,22 @@ public abstract class JobStoreContract {
     }
 
     @Test
+    void historyCountsDeadLettersByCauseAndAddsThemUp() {
+        long m0 = minuteAgo(12);
+        long[] none = new long[LatenessBuckets.COUNT];
+        store.addHistory(List.of(new TopicMinute(topic, m0, 0, 0, 2, 3, 2, 1, none)));
+        try (JobStore second = newStore()) {
+            second.addHistory(List.of(new TopicMinute(topic, m0, 0, 0, 0, 1, 1, 0, none)));
+        }
+        // a minute with only dead letters by cause still counts as a stored minute
+        store.addHistory(List.of(new TopicMinute(topic, m0 + TopicMinute.MINUTE_MS, 0, 0, 0, 0, 0, 4, none)));
+
+        assertThat(store.history(topic, m0, m0 + 2 * TopicMinute.MINUTE_MS)).containsExactly(
+                new TopicMinute(topic, m0, 0, 0, 2, 4, 3, 1, none),
+                new TopicMinute(topic, m0 + TopicMinute.MINUTE_MS, 0, 0, 0, 0, 0, 4, none));
+    }
+
+    @Test
     void concurrentHistoryIncrementsLoseNothing() throws Exception {
         long m0 = minuteAgo(3);
         int threads = 4;

@@ -184,7 +184,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                 tenancy.quotas());
         tenancy.registerApi(environment, audit);
         ConsumerEndpoints.register(environment, store, policy, config.getLimits().jobRules(), engine::watchLeases,
-                config.getConsumer());
+                config.getConsumer(), activity);
         DeadLetterReplayer replayer = new DeadLetterReplayer(store, archive, config.getLimits().jobRules(),
                 DeadLetterReplayer.DEFAULT_DEDUP_WINDOW_MS);
         environment.jersey().register(new DeadLettersResource(archive, replayer, callbackCheck, audit));

@@ -120,7 +120,8 @@ interface JobQueries {
     @SqlUpdate("add_history")
     void addHistory(@Bind("topics") String[] topics, @Bind("minutes") Long[] minutes, @Bind("enqueued") Long[] enqueued,
                     @Bind("delivered") Long[] delivered, @Bind("failed") Long[] failed, @Bind("dead") Long[] dead,
-                    @Bind("lateness") Long[] lateness, @Bind("buckets") int buckets);
+                    @Bind("expired") Long[] expired, @Bind("noRetry") Long[] noRetry, @Bind("lateness") Long[] lateness,
+                    @Bind("buckets") int buckets);
 
     @SqlQuery("history")
     List<TopicMinute> history(@Bind("topic") String topic, @Bind("fromMs") long fromMs, @Bind("toMs") long toMs);

@@ -1,5 +1,7 @@
 package io.delayq.postgres;
 
+import io.delayq.core.NackOutcome;
+import io.delayq.core.ReclaimedLeases;
 import io.delayq.postgres.Rows.Extended;
 import io.delayq.postgres.Rows.Targeted;
 import org.jdbi.v3.sqlobject.customizer.Bind;
@@ -16,9 +18,8 @@ import java.util.UUID;
  */
 interface JobTransitions {
 
-    /** A status name. */
     @SqlQuery("nack")
-    String nack(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") UUID token,
+    NackOutcome nack(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") UUID token,
                 @Bind("delayMs") long delayMs, @Bind("error") String error, @Bind("httpStatus") Integer httpStatus,
                 @Bind("held") boolean held, @Bind("historySize") int historySize, @Bind("cause") String cause);
 
@@ -31,9 +32,9 @@ interface JobTransitions {
     Extended extend(@Bind("topic") String topic, @Bind("id") String id, @Bind("token") UUID token,
                     @Bind("leaseMs") long leaseMs);
 
-    /** How many leases were taken back. */
+    /** How many leases were taken back, and how many of those expired. */
     @SqlQuery("expire")
-    int expire(@Bind("topic") String topic, @Bind("max") int max, @Bind("historySize") int historySize,
+    ReclaimedLeases expire(@Bind("topic") String topic, @Bind("max") int max, @Bind("historySize") int historySize,
                @Bind("lastAttemptRetries") int lastAttemptRetries);
 
     @SqlQuery("cancel")

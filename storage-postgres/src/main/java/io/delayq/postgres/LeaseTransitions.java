@@ -6,6 +6,8 @@ import io.delayq.core.JobRef;
 import io.delayq.core.JobStore;
 import io.delayq.core.Lease;
 import io.delayq.core.LeaseRef;
+import io.delayq.core.NackOutcome;
+import io.delayq.core.ReclaimedLeases;
 import io.delayq.core.ReserveResult;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
@@ -114,12 +116,11 @@ final class LeaseTransitions {
         return List.of(statuses);
     }
 
-    StoreStatus nack(LeaseRef lease, Failure failure) {
+    NackOutcome nack(LeaseRef lease, Failure failure) {
         JobRef ref = lease.job();
-        String status = PostgresCalls.call("nack", () -> transitions.nack(ref.topic(), ref.id(), lease.token().toUuid(),
+        return PostgresCalls.call("nack", () -> transitions.nack(ref.topic(), ref.id(), lease.token().toUuid(),
                 failure.isDead() ? -1 : failure.retryDelayMs(), failure.error(), failure.httpStatus(),
                 failure.held(), options.historySize(), failure.deadCause().name()));
-        return StoreStatus.valueOf(status);
     }
 
     long extend(LeaseRef lease, long leaseMs) {
@@ -133,7 +134,7 @@ final class LeaseTransitions {
         return answer.deadlineMs();
     }
 
-    int expire(String topic, int max) {
+    ReclaimedLeases expire(String topic, int max) {
         return PostgresCalls.call("expire leases", () -> transitions.expire(topic, max, options.historySize(),
                 JobStore.EXPIRED_LAST_ATTEMPT_RETRIES));
     }

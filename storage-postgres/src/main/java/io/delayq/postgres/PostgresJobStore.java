@@ -10,8 +10,10 @@ import io.delayq.core.JobRef;
 import io.delayq.core.JobStore;
 import io.delayq.core.LeaseInFlight;
 import io.delayq.core.LeaseRef;
+import io.delayq.core.NackOutcome;
 import io.delayq.core.NewJob;
 import io.delayq.core.OutboxEntry;
+import io.delayq.core.ReclaimedLeases;
 import io.delayq.core.ReserveResult;
 import io.delayq.core.StoreListener;
 import io.delayq.core.StoreStatus;
@@ -244,7 +246,7 @@ public final class PostgresJobStore implements JobStore {
     }
 
     @Override
-    public StoreStatus nack(LeaseRef lease, Failure failure) {
+    public NackOutcome nackOutcome(LeaseRef lease, Failure failure) {
         return leases.nack(lease, failure);
     }
 
@@ -254,7 +256,7 @@ public final class PostgresJobStore implements JobStore {
     }
 
     @Override
-    public int expireLeases(String topic, int max) {
+    public ReclaimedLeases reclaimLeases(String topic, int max) {
         return leases.expire(topic, max);
     }
 

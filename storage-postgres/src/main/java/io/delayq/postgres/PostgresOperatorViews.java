@@ -52,6 +52,8 @@ final class PostgresOperatorViews {
         Long[] delivered = new Long[n];
         Long[] failed = new Long[n];
         Long[] dead = new Long[n];
+        Long[] expired = new Long[n];
+        Long[] noRetry = new Long[n];
         Long[] lateness = new Long[n * LatenessBuckets.COUNT];
         for (int i = 0; i < n; i++) {
             TopicMinute m = minutes.get(i);
@@ -61,12 +63,15 @@ final class PostgresOperatorViews {
             delivered[i] = m.delivered();
             failed[i] = m.failed();
             dead[i] = m.dead();
+            expired[i] = m.expired();
+            noRetry[i] = m.noRetry();
             for (int b = 0; b < LatenessBuckets.COUNT; b++) {
                 lateness[i * LatenessBuckets.COUNT + b] = m.lateness()[b];
             }
         }
         PostgresCalls.call("add to the topic history", () -> {
-            queries.addHistory(topics, starts, enqueued, delivered, failed, dead, lateness, LatenessBuckets.COUNT);
+            queries.addHistory(topics, starts, enqueued, delivered, failed, dead, expired, noRetry, lateness,
+                    LatenessBuckets.COUNT);
             return null;
         });
     }

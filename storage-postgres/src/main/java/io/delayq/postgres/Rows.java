@@ -5,7 +5,10 @@ import io.delayq.core.Job;
 import io.delayq.core.JobRef;
 import io.delayq.core.LeaseInFlight;
 import io.delayq.core.LeaseToken;
+import io.delayq.core.NackOutcome;
 import io.delayq.core.OutboxEntry;
+import io.delayq.core.ReclaimedLeases;
+import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicStats;
 import io.delayq.core.history.LatenessBuckets;
 import io.delayq.core.history.TopicMinute;
@@ -70,8 +73,12 @@ final class Rows {
                 rs.getBoolean("push") ? Delivery.PUSH : Delivery.PULL, rs.getInt("attempts"), rs.getLong("deadline_ms")));
         jdbi.registerRowMapper(TopicMinute.class, (rs, ctx) -> new TopicMinute(rs.getString("topic"),
                 rs.getLong("minute_ms"), rs.getLong("enqueued"), rs.getLong("delivered"), rs.getLong("failed"),
-                rs.getLong("dead"), lateness(rs)));
+                rs.getLong("dead"), rs.getLong("expired"), rs.getLong("no_retry"), lateness(rs)));
         jdbi.registerRowMapper(Job.class, jobs);
+        jdbi.registerRowMapper(NackOutcome.class, (rs, ctx) ->
+                new NackOutcome(StoreStatus.valueOf(rs.getString("status")), rs.getBoolean("expired")));
+        jdbi.registerRowMapper(ReclaimedLeases.class, (rs, ctx) ->
+                new ReclaimedLeases(rs.getInt("taken"), rs.getInt("expired")));
         jdbi.registerRowMapper(Extended.class, (rs, ctx) ->
                 new Extended(rs.getString("status"), nullableLong(rs, "deadline_ms")));
         jdbi.registerRowMapper(Targeted.class, (rs, ctx) ->

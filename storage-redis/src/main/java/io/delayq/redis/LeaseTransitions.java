@@ -4,6 +4,8 @@ import io.delayq.core.Failure;
 import io.delayq.core.JobRef;
 import io.delayq.core.JobStore;
 import io.delayq.core.LeaseRef;
+import io.delayq.core.NackOutcome;
+import io.delayq.core.ReclaimedLeases;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
 import io.delayq.redis.RedisKeys.Partition;
@@ -84,7 +86,7 @@ final class LeaseTransitions {
         return Arrays.asList(statuses);
     }
 
-    StoreStatus nack(LeaseRef lease, Failure failure) {
+    NackOutcome nack(LeaseRef lease, Failure failure) {
         JobRef ref = lease.job();
         Partition p = topics.partition(ref.topic(), ref.id());
         Object answer = writes.evalOneAcknowledged("nack", Op.NACK,
@@ -94,7 +96,8 @@ final class LeaseTransitions {
                         failure.httpStatus() == null ? "" : failure.httpStatus().toString(),
                         scriptArgs.retentionMs(), scriptArgs.historySize(), ref.topic(), failure.held() ? "1" : "0",
                         failure.deadCause().name()));
-        return ScriptCodes.status((Long) answer);
+        long code = (Long) answer;
+        return new NackOutcome(ScriptCodes.status(code), code == ScriptCodes.OK_EXPIRED);
     }
 
     long extend(LeaseRef lease, long leaseMs) {
@@ -109,8 +112,9 @@ final class LeaseTransitions {
         return Long.parseLong((String) answer.get(1));
     }
 
-    int expireLeases(String topic, int max) {
+    ReclaimedLeases expireLeases(String topic, int max) {
         int taken = 0;
+        int expired = 0;
         for (Partition p : topics.partitions(topic)) {
             if (taken >= max) {
                 break;
@@ -121,10 +125,11 @@ final class LeaseTransitions {
                             p.quarantine()),
                     List.of(Integer.toString(wanted), scriptArgs.retentionMs(), scriptArgs.historySize(), topic,
                             Integer.toString(JobStore.EXPIRED_LAST_ATTEMPT_RETRIES))));
-            logQuarantined(p, answer.subList(1, answer.size()), "expire");
+            logQuarantined(p, answer.subList(2, answer.size()), "expire");
             taken += ((Long) answer.get(0)).intValue();
+            expired += ((Long) answer.get(1)).intValue();
         }
-        return taken;
+        return new ReclaimedLeases(taken, expired);
     }
 
     /** The safety sweep for expired due jobs ({@code expire_overdue.lua}), partition by partition, up to {@code max}. */

@@ -9,8 +9,10 @@ import io.delayq.core.JobRef;
 import io.delayq.core.JobStore;
 import io.delayq.core.LeaseInFlight;
 import io.delayq.core.LeaseRef;
+import io.delayq.core.NackOutcome;
 import io.delayq.core.NewJob;
 import io.delayq.core.OutboxEntry;
+import io.delayq.core.ReclaimedLeases;
 import io.delayq.core.ReserveResult;
 import io.delayq.core.StoreListener;
 import io.delayq.core.StoreStatus;
@@ -284,7 +286,7 @@ public final class RedisJobStore implements JobStore {
     }
 
     @Override
-    public StoreStatus nack(LeaseRef lease, Failure failure) {
+    public NackOutcome nackOutcome(LeaseRef lease, Failure failure) {
         return leases.nack(lease, failure);
     }
 
@@ -294,7 +296,7 @@ public final class RedisJobStore implements JobStore {
     }
 
     @Override
-    public int expireLeases(String topic, int max) {
+    public ReclaimedLeases reclaimLeases(String topic, int max) {
         return leases.expireLeases(topic, max);
     }
 

@@ -70,8 +70,8 @@ final class RedisKeys {
     static final String BROADCAST = "dq:broadcast";
 
     /**
-     * SET of the topics that have had a recurring schedule ({@link RedisScheduleStore}): the scheduler's due read looks
-     * at these topics' due sets only. A topic stays in it after its last schedule is deleted (an empty ZSET read).
+     * SET of the topics that have a recurring schedule ({@link RedisScheduleStore}): the scheduler's due read looks at
+     * these topics' due sets only. A topic leaves it when its last schedule is deleted (RedisScheduleStore#delete).
      */
     static final String SCHEDULE_TOPICS = "dq:schedule-topics";
 

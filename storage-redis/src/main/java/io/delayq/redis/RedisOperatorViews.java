@@ -21,7 +21,8 @@ import java.util.Map;
  * storage-redis/README.md has the keys and the cost of each.
  */
 final class RedisOperatorViews {
-    private static final String[] COUNT_FIELDS = {"e", "d", "f", "x"};
+    /** enqueued, delivered, failed, dead, expired (dead of cause EXPIRED), no-retry (dead of cause NO_RETRY) */
+    private static final String[] COUNT_FIELDS = {"e", "d", "f", "x", "xe", "xn"};
 
     private final RedisCalls calls;
     private final TopicPartitions topics;
@@ -102,7 +103,7 @@ final class RedisOperatorViews {
         try (AbstractPipeline pipeline = calls.pipelined()) {
             for (TopicMinute m : minutes) {
                 String key = RedisKeys.topicMinute(m.topic(), m.minute());
-                long[] counts = {m.enqueued(), m.delivered(), m.failed(), m.dead()};
+                long[] counts = {m.enqueued(), m.delivered(), m.failed(), m.dead(), m.expired(), m.noRetry()};
                 for (int i = 0; i < counts.length; i++) {
                     if (counts[i] != 0) {
                         replies.add(pipeline.hincrBy(key, COUNT_FIELDS[i], counts[i]));
@@ -150,7 +151,7 @@ final class RedisOperatorViews {
             lateness[b] = count(fields, "l" + b);
         }
         return new TopicMinute(topic, minute, count(fields, "e"), count(fields, "d"), count(fields, "f"),
-                count(fields, "x"), lateness);
+                count(fields, "x"), count(fields, "xe"), count(fields, "xn"), lateness);
     }
 
     private static long count(Map<String, String> fields, String field) {

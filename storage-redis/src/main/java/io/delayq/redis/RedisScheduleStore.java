@@ -14,6 +14,8 @@ import io.delayq.core.schedule.ScheduleStore;
 import io.delayq.redis.RedisKeys.Partition;
 import io.delayq.redis.Scripts.Op;
 import io.dropwizard.jackson.Jackson;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,9 +33,11 @@ import java.util.TreeMap;
  * {@code .<k>} that hashes there ({@link TopicPartitions#pick}; about P tries of CRC-32, no round trip).
  *
  * <p>Reads are plain commands. A topic's list reads its whole HASH (schedules are made by people, a few per topic);
- * the due read looks at the due ZSET of each topic in {@link RedisKeys#SCHEDULE_TOPICS}.
+ * the due read looks at the due ZSET of each topic in {@link RedisKeys#SCHEDULE_TOPICS}, which holds the topics that
+ * have a schedule (a topic leaves it with its last schedule's delete).
  */
 final class RedisScheduleStore implements ScheduleStore {
+    private static final Logger LOG = LoggerFactory.getLogger(RedisScheduleStore.class);
     private static final ObjectMapper JSON = Jackson.newObjectMapper();
 
     private final RedisCalls calls;
@@ -52,10 +56,12 @@ final class RedisScheduleStore implements ScheduleStore {
     public ScheduleRecord put(String topic, String name, String definition, Long dueAtMs) {
         check(topic, name);
         Partition p0 = topics.partitionsForWrite(topic)[0];
-        calls.call("register a topic with schedules", () -> calls.client().sadd(RedisKeys.SCHEDULE_TOPICS, topic));
+        registerTopic(topic); // before: a put that fails half-way leaves at most a topic without schedules registered
         Object answer = writes.evalOneAcknowledged("put a schedule", Op.SCHEDULE_PUT,
                 List.of(RedisKeys.schedules(p0), RedisKeys.schedulesDue(p0)),
                 List.of(name, definition, dueAtMs == null ? "" : Long.toString(dueAtMs)));
+        // and after: a concurrent delete of the topic's last schedule may have taken it out in between (see delete)
+        registerTopic(topic);
         return decode(topic, name, (String) answer);
     }
 
@@ -89,9 +95,44 @@ final class RedisScheduleStore implements ScheduleStore {
     public boolean delete(String topic, String name) {
         check(topic, name);
         Partition p0 = topics.partitions(topic)[0];
-        Object answer = writes.evalOneAcknowledged("delete a schedule", Op.SCHEDULE_DELETE,
+        List<?> answer = (List<?>) writes.evalOneAcknowledged("delete a schedule", Op.SCHEDULE_DELETE,
                 List.of(RedisKeys.schedules(p0), RedisKeys.schedulesDue(p0)), List.of(name));
-        return (Long) answer == 1L;
+        boolean existed = (Long) answer.get(0) == 1L;
+        if (existed && (Long) answer.get(1) == 0L) {
+            forgetTopicWithoutSchedules(topic, p0);
+        }
+        return existed;
+    }
+
+    /**
+     * Takes a topic whose last schedule was just deleted out of {@link RedisKeys#SCHEDULE_TOPICS}, so that the due read
+     * stops asking about it. The SET is in a cluster slot of its own, so this cannot be one script with the delete; a
+     * put racing it is covered by the order of the steps: a put writes its schedule before its (second) SADD, and this
+     * reads the schedules again after its SREM and puts the topic back when one arrived meanwhile, so whichever of
+     * the two comes last leaves the topic registered when it has a schedule. Should this fail, the delete stands and
+     * the topic is put back (at worst it stays registered: one empty read per due check, as before).
+     */
+    private void forgetTopicWithoutSchedules(String topic, Partition p0) {
+        try {
+            calls.call("forget a topic without schedules", () -> calls.client().srem(RedisKeys.SCHEDULE_TOPICS, topic));
+            long left = calls.call("count a topic's schedules", () -> calls.client().hlen(RedisKeys.schedules(p0)));
+            if (left > 0) {
+                registerTopic(topic);
+            }
+        } catch (StoreException e) {
+            LOG.warn("could not take topic {} out of {} after its last schedule was deleted: {}", topic,
+                    RedisKeys.SCHEDULE_TOPICS, e.getMessage());
+            try {
+                registerTopic(topic);
+            } catch (StoreException again) {
+                LOG.warn("topic {} may be left out of {}: a schedule put into it now registers it again", topic,
+                        RedisKeys.SCHEDULE_TOPICS);
+            }
+        }
+    }
+
+    private void registerTopic(String topic) {
+        calls.call("register a topic with schedules", () -> calls.client().sadd(RedisKeys.SCHEDULE_TOPICS, topic));
     }
 
     @Override

@@ -7,6 +7,8 @@ final class ScriptCodes {
     static final long OK = 1;
     /** nack: the job died (it is OK to the caller). */
     static final long OK_DEAD = 2;
+    /** nack: the job died of its expiry instead of being put back (it is OK to the caller). */
+    static final long OK_EXPIRED = 3;
     /** enqueue: the id exists with the same fingerprint. */
     static final long EXISTS = 0;
     static final long NOT_FOUND = -1;
@@ -18,7 +20,7 @@ final class ScriptCodes {
     }
 
     static StoreStatus status(long code) {
-        if (code == OK || code == OK_DEAD || code == EXISTS) {
+        if (code == OK || code == OK_DEAD || code == OK_EXPIRED || code == EXISTS) {
             return StoreStatus.OK;
         }
         if (code == NOT_FOUND) {

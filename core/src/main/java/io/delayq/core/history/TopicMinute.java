@@ -12,11 +12,13 @@ import java.util.Objects;
  * @param enqueued  jobs created
  * @param delivered attempts that succeeded
  * @param failed    attempts that failed (and will be retried or died)
- * @param dead      jobs that became dead letters
+ * @param dead      jobs that became dead letters, whatever the cause
+ * @param expired   of those, jobs not delivered by their expiry (cause {@code EXPIRED})
+ * @param noRetry   of those, jobs ended by an answer that means "don't retry" (cause {@code NO_RETRY})
  * @param lateness  delivered attempts per {@link LatenessBuckets} bucket, {@link LatenessBuckets#COUNT} long
  */
 public record TopicMinute(String topic, long minute, long enqueued, long delivered, long failed, long dead,
-                          long[] lateness) {
+                          long expired, long noRetry, long[] lateness) {
     public static final long MINUTE_MS = 60_000;
     /** How long the store keeps a minute: 7 days. */
     public static final long RETENTION_MS = 7L * 24 * 3_600_000;
@@ -31,6 +33,12 @@ public record TopicMinute(String topic, long minute, long enqueued, long deliver
             throw new IllegalArgumentException("lateness has " + lateness.length + " buckets; expected "
                     + LatenessBuckets.COUNT);
         }
+    }
+
+    /** A minute without dead letters by cause (the form before causes were counted). */
+    public TopicMinute(String topic, long minute, long enqueued, long delivered, long failed, long dead,
+                       long[] lateness) {
+        this(topic, minute, enqueued, delivered, failed, dead, 0, 0, lateness);
     }
 
     /** An empty minute. */
@@ -49,27 +57,30 @@ public record TopicMinute(String topic, long minute, long enqueued, long deliver
             sum[i] += other.lateness[i];
         }
         return new TopicMinute(topic, minute, enqueued + other.enqueued, delivered + other.delivered,
-                failed + other.failed, dead + other.dead, sum);
+                failed + other.failed, dead + other.dead, expired + other.expired, noRetry + other.noRetry, sum);
     }
 
     public boolean isEmpty() {
-        return enqueued == 0 && delivered == 0 && failed == 0 && dead == 0 && Arrays.stream(lateness).allMatch(c -> c == 0);
+        return enqueued == 0 && delivered == 0 && failed == 0 && dead == 0 && expired == 0 && noRetry == 0
+                && Arrays.stream(lateness).allMatch(c -> c == 0);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof TopicMinute m && topic.equals(m.topic) && minute == m.minute && enqueued == m.enqueued
-                && delivered == m.delivered && failed == m.failed && dead == m.dead && Arrays.equals(lateness, m.lateness);
+                && delivered == m.delivered && failed == m.failed && dead == m.dead && expired == m.expired
+                && noRetry == m.noRetry && Arrays.equals(lateness, m.lateness);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(topic, minute, enqueued, delivered, failed, dead, Arrays.hashCode(lateness));
+        return Objects.hash(topic, minute, enqueued, delivered, failed, dead, expired, noRetry,
+                Arrays.hashCode(lateness));
     }
 
     @Override
     public String toString() {
         return "TopicMinute[" + topic + "@" + minute + " enqueued=" + enqueued + " delivered=" + delivered + " failed="
-                + failed + " dead=" + dead + " lateness=" + Arrays.toString(lateness) + "]";
+                + failed + " dead=" + dead + " expired=" + expired + " noRetry=" + noRetry + " lateness=" + Arrays.toString(lateness) + "]";
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.JobRules;
 import io.delayq.core.JobStore;
 import io.delayq.core.PolicyDefaults;
+import io.delayq.service.history.TopicActivity;
 import io.delayq.service.ratelimit.RateLimitMetrics;
 import io.delayq.service.ratelimit.TopicPermits;
 import io.dropwizard.core.setup.Environment;
@@ -23,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * ({@link EventsResource}). {@link #register} adds both resources and subscribes to the store's notifications while
  * the application runs:
  *
- * <pre>{@code ConsumerEndpoints.register(environment, store, policyDefaults, jobRules, engine::watchLeases, limits);}</pre>
+ * <pre>{@code ConsumerEndpoints.register(environment, store, policyDefaults, jobRules, engine::watchLeases, limits,
+ *         activity);}</pre>
  */
 public final class ConsumerEndpoints implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerEndpoints.class);
@@ -33,13 +35,17 @@ public final class ConsumerEndpoints implements Managed {
     private final BroadcastHub hub;
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
 
+    private final PullDeadLetters deadLetters;
+
     private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, ObjectMapper mapper,
-                              MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes, ConsumerFactory limits) {
+                              MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes, ConsumerFactory limits,
+                              TopicActivity activity) {
         this.store = store;
         // delayq.jobs.expired: the delivery engine's meter of the same name (delayq_jobs_expired_total)
+        this.deadLetters = new PullDeadLetters(metrics.meter("delayq.jobs.expired"), activity);
         this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher,
                 new TopicPermits(store::rateLimiters, new RateLimitMetrics(metrics)),
-                metrics.meter("delayq.jobs.expired")), limits.getMaxParkedLeaseRequests(),
+                deadLetters), limits.getMaxParkedLeaseRequests(),
                 metrics.meter(MetricRegistry.name("delayq", "consumer", "lease-requests-refused")));
         this.hub = new BroadcastHub(mapper, metrics, keepAliveMs, maxQueuedBytes, limits.getMaxEventStreams(),
                 limits.getEventStreamWriters());
@@ -53,25 +59,29 @@ public final class ConsumerEndpoints implements Managed {
      * @param defaults    the service's policy defaults (lease length when neither the consumer, job nor topic names one)
      * @param rules       the service's limits (how far back a nack may put a job)
      * @param watcher     told when leases were handed out, to take them back on time when they expire
+     * @param activity    told of the pull lane's dead letters, by cause (the topic history)
      */
     public static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults,
-                                             JobRules rules, LeaseWatcher watcher, ConsumerFactory limits) {
+                                             JobRules rules, LeaseWatcher watcher, ConsumerFactory limits,
+                                             TopicActivity activity) {
         return register(environment, store, defaults, rules, watcher,
-                TimeUnit.SECONDS.toMillis(BroadcastHub.KEEP_ALIVE_SECONDS), BroadcastHub.MAX_QUEUED_BYTES, limits);
+                TimeUnit.SECONDS.toMillis(BroadcastHub.KEEP_ALIVE_SECONDS), BroadcastHub.MAX_QUEUED_BYTES, limits,
+                activity);
     }
 
     /**
-     * As {@link #register(Environment, JobStore, PolicyDefaults, JobRules, LeaseWatcher, ConsumerFactory)}, with
+     * As {@link #register(Environment, JobStore, PolicyDefaults, JobRules, LeaseWatcher, ConsumerFactory,
+     * TopicActivity)}, with
      * another keep-alive
      * interval and another bound on how far an event-stream subscriber may fall behind (tests).
      */
     static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults, JobRules rules,
                                       LeaseWatcher watcher, long keepAliveMs, long maxQueuedBytes,
-                                      ConsumerFactory limits) {
+                                      ConsumerFactory limits, TopicActivity activity) {
         ConsumerEndpoints endpoints = new ConsumerEndpoints(store, defaults, watcher, environment.getObjectMapper(),
-                environment.metrics(), keepAliveMs, maxQueuedBytes, limits);
+                environment.metrics(), keepAliveMs, maxQueuedBytes, limits, activity);
         environment.jersey().register(new LeaseResource(store, defaults, rules, endpoints.waiters,
-                environment.metrics().counter(LeaseResource.LATE_ACKS)));
+                environment.metrics().counter(LeaseResource.LATE_ACKS), endpoints.deadLetters));
         environment.jersey().register(new EventsResource(endpoints.hub));
         environment.lifecycle().manage(endpoints);
         environment.metrics().register(MetricRegistry.name("delayq", "consumer", "parkedLeaseRequests"),

@@ -31,12 +31,12 @@ final class LeaseIssuer {
     private final LeaseWatcher watcher;
     private final TopicPermits permits;
 
-    private final com.codahale.metrics.Meter expired;
+    private final PullDeadLetters deadLetters;
 
-    /** @param expired marked for each due job a reserve found expired ({@code delayq_jobs_expired_total}) */
+    /** @param deadLetters counts each due job a reserve found expired ({@code delayq_jobs_expired_total}) */
     LeaseIssuer(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, TopicPermits permits,
-                com.codahale.metrics.Meter expired) {
-        this.expired = expired;
+                PullDeadLetters deadLetters) {
+        this.deadLetters = deadLetters;
         this.store = store;
         this.defaults = defaults;
         this.watcher = watcher;
@@ -59,14 +59,14 @@ final class LeaseIssuer {
         long expiresAfterMs = expiresAfter == null ? 0 : expiresAfter;
         Rate rate = settings.rateLimit();
         if (rate == null) {
-            return leased(topic, counted(store.reserve(topic, Delivery.PULL, max, length, expiresAfterMs)), leaseMs);
+            return leased(topic, counted(topic, store.reserve(topic, Delivery.PULL, max, length, expiresAfterMs)), leaseMs);
         }
         TopicPermits.Taken taken = permits.take(topic, TopicPermits.Lane.PULL, rate, max);
         if (taken.granted() == 0) {
             long now = store.now();
             return new ReserveResult(List.of(), now + taken.retryAfterMs(), now);
         }
-        ReserveResult result = counted(store.reserve(topic, Delivery.PULL, taken.granted(), length, expiresAfterMs));
+        ReserveResult result = counted(topic, store.reserve(topic, Delivery.PULL, taken.granted(), length, expiresAfterMs));
         permits.reserved(topic, TopicPermits.Lane.PULL, taken, result.leases().size());
         if (taken.limited() && result.leases().size() == taken.granted() && result.nextDueAt() >= 0) {
             // More may be due, but not before the next permit: that is when a long poll should look again.
@@ -77,10 +77,8 @@ final class LeaseIssuer {
     }
 
     /** The reserve's result, its expired jobs counted. */
-    private ReserveResult counted(ReserveResult result) {
-        if (result.expired() > 0) {
-            expired.mark(result.expired());
-        }
+    private ReserveResult counted(String topic, ReserveResult result) {
+        deadLetters.expired(topic, result.expired());
         return result;
     }
 

@@ -7,6 +7,7 @@ import io.delayq.core.JobRules;
 import io.delayq.core.JobStore;
 import io.delayq.core.LeaseRef;
 import io.delayq.core.LeaseToken;
+import io.delayq.core.NackOutcome;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
@@ -54,10 +55,16 @@ public class LeaseResource {
     private final JobRules rules;
     private final LeaseWaiters waiters;
     private final Counter lateAcks;
+    private final PullDeadLetters deadLetters;
     private final RandomGenerator random = new Random();
 
-    /** @param lateAcks counts acks and nacks whose token no longer holds the lease ({@link #LATE_ACKS}) */
-    LeaseResource(JobStore store, PolicyDefaults defaults, JobRules rules, LeaseWaiters waiters, Counter lateAcks) {
+    /**
+     * @param lateAcks    counts acks and nacks whose token no longer holds the lease ({@link #LATE_ACKS})
+     * @param deadLetters counts the jobs a nack or a release ended, by cause
+     */
+    LeaseResource(JobStore store, PolicyDefaults defaults, JobRules rules, LeaseWaiters waiters, Counter lateAcks,
+                  PullDeadLetters deadLetters) {
+        this.deadLetters = deadLetters;
         this.store = store;
         this.defaults = defaults;
         this.rules = rules;
@@ -136,7 +143,7 @@ public class LeaseResource {
             long delay = defaults.retryPolicy(job, store.settings(topic)).nextDelayMillis(job.attempts(), random);
             failure = delay < 0 ? Failure.dead(error, null) : Failure.retryAfter(delay, error, null);
         }
-        StoreStatus status = store.nack(lease, failure);
+        StoreStatus status = failed(topic, lease, failure);
         late(status, lease, "nack");
         StoreException.check(status, lease.job(), "nacked");
     }
@@ -157,9 +164,25 @@ public class LeaseResource {
                 .orElseThrow(() -> new StoreException(StoreStatus.NOT_FOUND, "job " + lease.job() + " does not exist"));
         // The count and the release are consistent: a token that still holds the lease means that nothing but this
         // lease's holder has written the job since it was leased, and any other token is refused below.
-        StoreStatus status = store.nack(lease, LeaseReleases.of(job));
+        StoreStatus status = failed(topic, lease, LeaseReleases.of(job));
         late(status, lease, "release");
         StoreException.check(status, lease.job(), "released");
+    }
+
+    /**
+     * Records the nack or release in the store, and counts the dead letter it made, if any: of the failure's cause, or
+     * EXPIRED when the job would have come back only after its expiry.
+     */
+    private StoreStatus failed(String topic, LeaseRef lease, Failure failure) {
+        NackOutcome outcome = store.nackOutcome(lease, failure);
+        if (outcome.status() == StoreStatus.OK) {
+            if (outcome.expired()) {
+                deadLetters.expired(topic, 1);
+            } else if (failure.isDead()) {
+                deadLetters.died(topic, failure.deadCause());
+            }
+        }
+        return outcome.status();
     }
 
     /** Extends the lease to {@code leaseMs} from now. {@code 200 {"leaseDeadline"}}. */

@@ -5,6 +5,7 @@ import io.delayq.core.Job;
 import io.delayq.core.JobStore;
 import io.delayq.core.Lease;
 import io.delayq.core.LeaseRef;
+import io.delayq.core.NackOutcome;
 import io.delayq.core.PolicyDefaults;
 import io.delayq.core.RetryPolicy;
 import io.delayq.core.StoreException;
@@ -254,16 +255,19 @@ final class AttemptOutcomes {
                 return; // stopped: the lease expires, which counts as this failed attempt
             }
             long start = System.nanoTime();
-            StoreStatus status = store.nack(LeaseRef.of(lease), failure);
+            NackOutcome outcome = store.nackOutcome(LeaseRef.of(lease), failure);
             writeTimes.record(System.nanoTime() - start);
             Job job = lease.job();
-            if (status != StoreStatus.OK) {
-                LOG.debug("recording the failed attempt {} of {} answered {}", lease.attempt(), job.ref(), status);
+            if (outcome.status() != StoreStatus.OK) {
+                LOG.debug("recording the failed attempt {} of {} answered {}", lease.attempt(), job.ref(),
+                        outcome.status());
                 return;
             }
-            if (failure.isDead()) {
+            if (outcome.expired()) {
+                expiredInsteadOfRetried(ts, job);
+            } else if (failure.isDead()) {
                 metrics.dead.mark();
-                metrics.activity.dead(ts.topic);
+                metrics.activity.dead(ts.topic, failure.deadCause(), 1);
                 ts.dead.inc();
                 LOG.warn("job {}/{} is dead after {} attempts: {}", job.topic(), job.id(), lease.attempt(),
                         failure.error());
@@ -297,10 +301,14 @@ final class AttemptOutcomes {
                 return;
             }
             long start = System.nanoTime();
-            StoreStatus status = store.nack(LeaseRef.of(lease), hold);
+            NackOutcome outcome = store.nackOutcome(LeaseRef.of(lease), hold);
             writeTimes.record(System.nanoTime() - start);
-            if (status != StoreStatus.OK) {
-                LOG.debug("holding {} answered {}", lease.ref(), status);
+            if (outcome.status() != StoreStatus.OK) {
+                LOG.debug("holding {} answered {}", lease.ref(), outcome.status());
+                return;
+            }
+            if (outcome.expired()) {
+                expiredInsteadOfRetried(ts, lease.job());
                 return;
             }
             LOG.debug("{} held for {} ms: {}", lease.ref(), hold.retryDelayMs(), hold.error());
@@ -310,6 +318,18 @@ final class AttemptOutcomes {
         } finally {
             released(ts);
         }
+    }
+
+    /**
+     * The store made the job dead of its expiry instead of putting it back: its next attempt (or the end of its hold)
+     * would have come after its {@code expiresAt}.
+     */
+    private void expiredInsteadOfRetried(TopicState ts, Job job) {
+        metrics.dead.mark();
+        metrics.expired(ts.topic, 1);
+        ts.dead.inc();
+        LOG.info("job {}/{} is dead, cause EXPIRED: it could not be delivered again before its expiry", job.topic(),
+                job.id());
     }
 
     // ---------------------------------------------------------------- answers that end or postpone a job (issue 29)

@@ -123,7 +123,7 @@ public final class DeliveryEngine implements Managed {
                 : OriginRateLimits.of(config.getOriginRateLimits(), store.rateLimiters(), rateMetrics);
         this.pump = new ReservePump(store, policy, clock, timers, dispatcher, this.metrics, errors,
                 new TopicPermits(store::rateLimiters, rateMetrics), originLimits);
-        this.leaseExpiry = new LeaseExpiry(store, clock, timers, this::ready, errors);
+        this.leaseExpiry = new LeaseExpiry(store, clock, timers, this::ready, errors, this.metrics);
         this.sweep = new SafetySweep(store, topics, timers, errors, sweepMs);
         this.expirySweep = new ExpirySweep(store, this.metrics, errors, sweepMs);
     }

@@ -5,6 +5,7 @@ import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
+import io.delayq.core.DeadCause;
 import io.delayq.service.history.TopicActivity;
 
 import java.util.function.IntSupplier;
@@ -57,10 +58,14 @@ final class DeliveryMetrics {
         registry.gauge(PREFIX + "in-flight", () -> inFlight::getAsInt);
     }
 
-    /** Counts jobs a reserve or a sweep found expired. */
-    void expired(int count) {
+    /**
+     * Counts jobs of a topic that a reserve, a sweep, a lease taken back or a failed attempt made dead of their expiry:
+     * the meter, and the topic's dead letters of cause EXPIRED in its history.
+     */
+    void expired(String topic, int count) {
         if (count > 0) {
             expired.mark(count);
+            activity.dead(topic, DeadCause.EXPIRED, count);
         }
     }
 }

@@ -91,7 +91,7 @@ final class ExpirySweep {
         }
         if (expired > 0) {
             LOG.info("{} job(s) of topic {} expired before anyone reserved them: dead, cause EXPIRED", expired, topic);
-            metrics.expired(expired);
+            metrics.expired(topic, expired);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.delayq.service.delivery;
 
 import io.delayq.core.JobStore;
+import io.delayq.core.ReclaimedLeases;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,14 +23,16 @@ final class LeaseExpiry {
     private final TopicTimers timers;
     private final java.util.function.Consumer<TopicState> ready;
     private final StoreErrorLog errors;
+    private final DeliveryMetrics metrics;
 
     LeaseExpiry(JobStore store, StoreClock clock, TopicTimers timers, java.util.function.Consumer<TopicState> ready,
-                StoreErrorLog errors) {
+                StoreErrorLog errors, DeliveryMetrics metrics) {
         this.store = store;
         this.clock = clock;
         this.timers = timers;
         this.ready = ready;
         this.errors = errors;
+        this.metrics = metrics;
     }
 
     /** @param armedForDeadline the deadline (store clock) the timer that fired was armed for */
@@ -39,11 +42,13 @@ final class LeaseExpiry {
         }
         try {
             int total = 0;
-            int n;
+            ReclaimedLeases batch;
             do {
-                n = store.expireLeases(ts.topic, EXPIRE_BATCH);
-                total += n;
-            } while (n == EXPIRE_BATCH && timers.running());
+                batch = store.reclaimLeases(ts.topic, EXPIRE_BATCH);
+                total += batch.takenBack();
+                // jobs whose own expiry passed while leased are dead instead of due again (issue 29)
+                metrics.expired(ts.topic, batch.expired());
+            } while (batch.takenBack() == EXPIRE_BATCH && timers.running());
             if (total > 0) {
                 LOG.debug("took back {} expired leases of topic {}", total, ts.topic);
                 ready.accept(ts); // push jobs among them are due again now

@@ -117,7 +117,7 @@ final class ReservePump implements FairScheduler.Pump {
             ask = taken.granted();
         }
         ReserveResult result = store.reserve(ts.topic, Delivery.PUSH, ask, leaseMs, ExpirySweep.expiresAfter(settings));
-        metrics.expired(result.expired());
+        metrics.expired(ts.topic, result.expired());
         long receivedAt = clock.localMicros();
         if (result.now() > 0) {
             clock.observe(result.now(), receivedAt);

@@ -1,5 +1,7 @@
 package io.delayq.service.history;
 
+import io.delayq.core.DeadCause;
+
 /**
  * What happens to a topic's jobs, as the service sees it, for the per-topic history ({@link TopicHistoryRecorder}).
  * Called on hot paths (once per job): implementations only count in memory.
@@ -25,7 +27,10 @@ public interface TopicActivity {
     default void failed(String topic) {
     }
 
-    /** A job became a dead letter. */
-    default void dead(String topic) {
+    /**
+     * {@code count} jobs became dead letters of {@code cause}: after a failed attempt, or without one (a job not
+     * delivered by its expiry).
+     */
+    default void dead(String topic, DeadCause cause, int count) {
     }
 }

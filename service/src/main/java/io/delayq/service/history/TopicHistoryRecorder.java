@@ -2,6 +2,7 @@ package io.delayq.service.history;
 
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
+import io.delayq.core.DeadCause;
 import io.delayq.core.JobStore;
 import io.delayq.core.history.LatenessBuckets;
 import io.delayq.core.history.TopicMinute;
@@ -69,8 +70,17 @@ public final class TopicHistoryRecorder implements TopicActivity, Managed {
     }
 
     @Override
-    public void dead(String topic) {
-        counts(topic).dead.increment();
+    public void dead(String topic, DeadCause cause, int count) {
+        if (count <= 0) {
+            return;
+        }
+        Counts counts = counts(topic);
+        counts.dead.add(count);
+        if (cause == DeadCause.EXPIRED) {
+            counts.expired.add(count);
+        } else if (cause == DeadCause.NO_RETRY) {
+            counts.noRetry.add(count);
+        }
     }
 
     private Counts counts(String topic) {
@@ -145,12 +155,16 @@ public final class TopicHistoryRecorder implements TopicActivity, Managed {
         private static final int DELIVERED = 1;
         private static final int FAILED = 2;
         private static final int DEAD = 3;
-        private static final int LATENESS = 4;
+        private static final int EXPIRED = 4;
+        private static final int NO_RETRY = 5;
+        private static final int LATENESS = 6;
 
         final LongAdder enqueued = new LongAdder();
         final LongAdder delivered = new LongAdder();
         final LongAdder failed = new LongAdder();
         final LongAdder dead = new LongAdder();
+        final LongAdder expired = new LongAdder();
+        final LongAdder noRetry = new LongAdder();
         final LongAdder[] lateness = new LongAdder[LatenessBuckets.COUNT];
         /** What the flusher has taken so far, in the order above; only the flusher touches it. */
         private final long[] taken = new long[LATENESS + LatenessBuckets.COUNT];
@@ -167,7 +181,7 @@ public final class TopicHistoryRecorder implements TopicActivity, Managed {
                 l[i] = take(LATENESS + i, lateness[i]);
             }
             return new TopicMinute(key.topic, key.minute, take(ENQUEUED, enqueued), take(DELIVERED, delivered),
-                    take(FAILED, failed), take(DEAD, dead), l);
+                    take(FAILED, failed), take(DEAD, dead), take(EXPIRED, expired), take(NO_RETRY, noRetry), l);
         }
 
         private long take(int slot, LongAdder adder) {

@@ -66,7 +66,7 @@ public class TopicInsightsResource {
             long p50 = LatenessBuckets.percentile(m.lateness(), 50);
             long p99 = LatenessBuckets.percentile(m.lateness(), 99);
             out.add(new MinuteView(JobView.time(minute), m.enqueued(), m.delivered(), m.failed(), m.dead(),
-                    p50 < 0 ? null : p50, p99 < 0 ? null : p99));
+                    m.expired(), m.noRetry(), p50 < 0 ? null : p50, p99 < 0 ? null : p99));
         }
         return new TopicHistoryView(topic, out);
     }

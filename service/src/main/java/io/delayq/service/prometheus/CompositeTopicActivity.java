@@ -1,5 +1,6 @@
 package io.delayq.service.prometheus;
 
+import io.delayq.core.DeadCause;
 import io.delayq.service.history.TopicActivity;
 
 import java.util.List;
@@ -51,9 +52,9 @@ public final class CompositeTopicActivity implements TopicActivity {
     }
 
     @Override
-    public void dead(String topic) {
+    public void dead(String topic, DeadCause cause, int count) {
         for (TopicActivity part : parts) {
-            part.dead(topic);
+            part.dead(topic, cause, count);
         }
     }
 }

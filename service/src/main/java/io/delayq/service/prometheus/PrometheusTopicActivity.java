@@ -1,5 +1,6 @@
 package io.delayq.service.prometheus;
 
+import io.delayq.core.DeadCause;
 import io.delayq.service.history.TopicActivity;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -78,7 +79,9 @@ final class PrometheusTopicActivity implements TopicActivity {
     }
 
     @Override
-    public void dead(String topic) {
-        dead.labelValues(label(topic)).inc();
+    public void dead(String topic, DeadCause cause, int count) {
+        if (count > 0) {
+            dead.labelValues(label(topic)).inc(count);
+        }
     }
 }

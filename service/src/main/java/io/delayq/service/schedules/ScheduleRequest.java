@@ -27,6 +27,11 @@ public record ScheduleRequest(
         Duration misfireAfter,
         Boolean paused) {
 
+    /** The same schedule with another job template. */
+    public ScheduleRequest withJob(JobTemplate value) {
+        return new ScheduleRequest(cron, timeZone, startAt, endAt, value, misfire, misfireAfter, paused);
+    }
+
     /** The same schedule, paused or not. */
     public ScheduleRequest withPaused(boolean value) {
         return new ScheduleRequest(cron, timeZone, startAt, endAt, job, misfire, misfireAfter, value);

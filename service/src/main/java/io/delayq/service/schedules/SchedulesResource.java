@@ -33,6 +33,7 @@ import jakarta.ws.rs.core.SecurityContext;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Recurring schedules of a topic: {@code PUT/GET/DELETE /v1/topics/{topic}/schedules/{name}}, the list, pause,
@@ -124,10 +125,11 @@ public class SchedulesResource {
                         @PathParam("name") String name, ScheduleRequest body) {
         JobRules.checkClientTopic(topic);
         name("schedule", name);
-        CheckedSchedule schedule = CheckedSchedule.of(body);
+        Optional<ScheduleRecord> current = schedules().get(topic, name);
+        CheckedSchedule schedule = CheckedSchedule.of(keepingStoredHeaderValues(body, current));
         // the template must make a job now, with a placeholder id of the namespace
         jobs.job(topic, schedule, FireIds.of(name, 0), null);
-        boolean existed = schedules().get(topic, name).isPresent();
+        boolean existed = current.isPresent();
         ScheduleRecord stored = store(topic, name, schedule);
         audit.record(caller, "schedule.put", topic + "/" + name, 0, detail(schedule));
         ScheduleView view = ScheduleView.of(stored, schedule);
@@ -230,6 +232,20 @@ public class SchedulesResource {
         ScheduleRecord stored = store(topic, name, schedule);
         audit.record(caller, paused ? "schedule.pause" : "schedule.resume", topic + "/" + name, 0, null);
         return ScheduleView.of(stored, schedule);
+    }
+
+    /**
+     * The body with each callback or onDead header value sent back as the mask given its stored value (views show
+     * them masked; an edit form sends them back so): a mask with nothing stored under its name, or with the URL moved
+     * to another origin, is a 422.
+     */
+    private ScheduleRequest keepingStoredHeaderValues(ScheduleRequest body, Optional<ScheduleRecord> current) {
+        if (body == null || body.job() == null) {
+            return body;
+        }
+        JobTemplate stored = current.map(r -> jobs.read(r).definition().job()).orElse(null);
+        JobTemplate kept = body.job().keepingStoredHeaderValues(stored);
+        return kept == body.job() ? body : body.withJob(kept);
     }
 
     private ScheduleRecord store(String topic, String name, CheckedSchedule schedule) {

@@ -47,7 +47,8 @@ public class ConsumerTestApp extends Application<Configuration> {
         environment.jersey().register(new JsonProblemMapper());
         // no delivery engine here: expired leases are taken back by the tests themselves
         ConsumerEndpoints.register(environment, store, PolicyDefaults.defaults(), io.delayq.core.JobRules.defaults(),
-                LeaseWatcher.NONE, KEEP_ALIVE_MS, BroadcastHub.MAX_QUEUED_BYTES, new ConsumerFactory());
+                LeaseWatcher.NONE, KEEP_ALIVE_MS, BroadcastHub.MAX_QUEUED_BYTES, new ConsumerFactory(),
+                io.delayq.service.history.TopicActivity.NONE);
     }
 
     JobStore store() {

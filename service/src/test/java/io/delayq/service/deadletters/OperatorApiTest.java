@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import static io.delayq.core.testing.StoreFixtures.newTopic;
 import static io.delayq.service.support.TestApps.ADMIN;
+import static io.delayq.service.support.TestApps.CONSUMER;
 import static io.delayq.service.support.TestApps.PRODUCER;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -136,6 +137,42 @@ class OperatorApiTest {
         JsonNode left = admin.get("/v1/admin/dead-letters?topic=" + topic).json().get("items");
         assertThat(left).hasSize(1);
         assertThat(left.get(0).get("id").asText()).isEqualTo("keep-0");
+    }
+
+    @Test
+    void historyCountsDeadLettersByCause() {
+        String topic = newTopic();
+        String jobs = "/v1/topics/" + topic + "/jobs";
+        String expiresAt = java.time.Instant.now().plusSeconds(60).toString();
+        assertThat(api(PRODUCER).post(jobs, "{\"id\":\"late\",\"payload\":{},\"expiresAt\":\"" + expiresAt
+                + "\"}").status()).isEqualTo(201);
+        assertThat(api(PRODUCER).post(jobs, "{\"id\":\"refused\",\"payload\":{}}").status()).isEqualTo(201);
+        JsonNode leases = api(CONSUMER).post("/v1/topics/" + topic + "/leases", "{\"max\":2,\"waitMs\":5000}")
+                .json().get("leases");
+        assertThat(leases).hasSize(2);
+        for (JsonNode lease : leases) {
+            String id = lease.get("id").asText();
+            // "late": put back after its expiry, so it is dead of it; "refused": the consumer says don't retry
+            String body = id.equals("late")
+                    ? "{\"leaseToken\":\"" + lease.get("leaseToken").asText() + "\",\"delayMs\":120000}"
+                    : "{\"leaseToken\":\"" + lease.get("leaseToken").asText() + "\",\"noRetry\":true}";
+            assertThat(api(CONSUMER).post(jobs + "/" + id + "/nack", body).status()).as(id).isEqualTo(204);
+        }
+        JsonNode late = api(ADMIN).get(jobs + "/late").json();
+        assertThat(late.get("state").asText()).isEqualTo("DEAD");
+        assertThat(late.get("cause").asText()).isEqualTo("EXPIRED");
+
+        Await.until("the history counts both dead letters by cause", () -> {
+            long dead = 0;
+            long expired = 0;
+            long noRetry = 0;
+            for (JsonNode m : api(VIEWER).get("/v1/topics/" + topic + "/history?minutes=5").json().get("minutes")) {
+                dead += m.get("dead").asLong();
+                expired += m.get("expired").asLong();
+                noRetry += m.get("noRetry").asLong();
+            }
+            return dead == 2 && expired == 1 && noRetry == 1;
+        });
     }
 
     @Test

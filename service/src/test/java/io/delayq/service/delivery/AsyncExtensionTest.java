@@ -89,7 +89,7 @@ class AsyncExtensionTest {
     private JobStore slowNacks(JobStore store) {
         return (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(), new Class<?>[]{JobStore.class},
                 (proxy, method, args) -> {
-                    if (method.getName().equals("nack")) {
+                    if (method.getName().startsWith("nack")) { // nack, nackOutcome
                         slowedNacks.incrementAndGet();
                         Thread.sleep(NACK_DELAY_MS);
                     }

@@ -1,5 +1,6 @@
 package io.delayq.service.prometheus;
 
+import io.delayq.core.DeadCause;
 import io.delayq.service.history.TopicActivity;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -27,7 +28,7 @@ class PrometheusTopicActivityTest {
         activity.delivered("a"); // a keeps its own series
         activity.enqueued("b", 3);
         activity.failed("e");
-        activity.dead("e");
+        activity.dead("e", DeadCause.ATTEMPTS_EXHAUSTED, 1);
 
         Exposition scraped = scrape();
         assertThat(scraped.samples("delayq_topic_delivered_total")).extracting(s -> s.label("topic"))
@@ -69,7 +70,7 @@ class PrometheusTopicActivityTest {
         PrometheusRegistry other = new PrometheusRegistry();
         TopicActivity both = CompositeTopicActivity.of(new PrometheusTopicActivity(registry, new TopicLabels(5)),
                 new PrometheusTopicActivity(other, new TopicLabels(5)));
-        both.dead("x");
+        both.dead("x", DeadCause.ATTEMPTS_EXHAUSTED, 1);
         assertThat(scrape().value("delayq_topic_dead_total", Map.of("topic", "x"))).isEqualTo(1.0);
         assertThat(scrape(other).value("delayq_topic_dead_total", Map.of("topic", "x"))).isEqualTo(1.0);
         assertThatThrownBy(CompositeTopicActivity::of).isInstanceOf(IllegalArgumentException.class);

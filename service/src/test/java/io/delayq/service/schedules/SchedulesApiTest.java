@@ -86,6 +86,44 @@ class SchedulesApiTest {
     }
 
     @Test
+    void aPutThatSendsMaskedHeaderValuesBackKeepsTheStoredValues() throws Exception {
+        String topic = TestApps.topic();
+        Api producer = api(TestApps.PRODUCER);
+        String withSecrets = "{\"cron\":\"0 0 2 * * *\",\"job\":{\"payload\":1,"
+                + "\"callback\":{\"url\":\"http://127.0.0.1:9/hook\",\"headers\":{\"Authorization\":\"Bearer s3cret\"}},"
+                + "\"onDead\":{\"url\":\"http://127.0.0.1:9/dead\",\"headers\":{\"X-Key\":\"k1\"}}}}";
+        assertThat(producer.put(path(topic, "edited"), withSecrets).status()).isEqualTo(201);
+        JsonNode shown = producer.get(path(topic, "edited")).json().path("job");
+        assertThat(shown.at("/callback/headers/Authorization").asText()).isEqualTo("********");
+
+        // the edit form's round trip: the template as shown (masked), another cron
+        Answer edited = producer.put(path(topic, "edited"), "{\"cron\":\"0 30 3 * * *\",\"job\":" + shown + "}");
+        assertThat(edited.status()).as(edited.toString()).isEqualTo(200);
+        assertThat(edited.json().at("/job/callback/headers/Authorization").asText()).isEqualTo("********");
+
+        // a mask under a name with nothing stored, or with the callback moved to another origin: refused, unchanged
+        Answer unknownName = producer.put(path(topic, "edited"), "{\"cron\":\"0 0 4 * * *\",\"job\":"
+                + shown.toString().replace("Authorization", "X-Other") + "}");
+        assertThat(unknownName.status()).as(unknownName.toString()).isEqualTo(422);
+        assertThat(unknownName.detail()).startsWith("job.callback.headers.").contains("X-Other");
+        Answer moved = producer.put(path(topic, "edited"), "{\"cron\":\"0 0 4 * * *\",\"job\":"
+                + shown.toString().replace("127.0.0.1:9/hook", "127.0.0.1:10/hook") + "}");
+        assertThat(moved.status()).as(moved.toString()).isEqualTo(422);
+        assertThat(moved.detail()).contains("origin");
+        assertThat(producer.get(path(topic, "edited")).json().path("cron").asText()).isEqualTo("0 30 3 * * *");
+        Answer fresh = producer.put(path(topic, "fresh"), "{\"cron\":\"0 0 2 * * *\",\"job\":" + shown + "}");
+        assertThat(fresh.status()).as("a new schedule has no stored value to keep").isEqualTo(422);
+
+        // the jobs it enqueues carry the stored values
+        String jobId = producer.post(path(topic, "edited") + "/run", "").json().path("jobId").asText();
+        try (DirectStore direct = DirectStore.of(APP)) {
+            io.delayq.core.Job job = direct.store().find(new JobRef(topic, jobId)).orElseThrow();
+            assertThat(job.callback().headers()).containsEntry("Authorization", "Bearer s3cret");
+            assertThat(job.onDead().headers()).containsEntry("X-Key", "k1");
+        }
+    }
+
+    @Test
     void badInputIsRefusedNamingTheFieldAndStoresNothing() {
         String topic = TestApps.topic();
         Api producer = api(TestApps.PRODUCER);

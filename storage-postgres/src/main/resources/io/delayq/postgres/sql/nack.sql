@@ -6,30 +6,44 @@
 -- the reason is not the job's last error, since nothing failed. Counters and wake-ups as for a retry.
 -- Binds: :topic, :id, :token, :delayMs, :error (or null), :httpStatus (or null), :held, :historySize, :cause (the
 -- DeadCause name recorded should the job die).
--- Returns status OK, STALE_LEASE or NOT_FOUND. Wakes the lane when the retry is its new earliest run time.
+-- A job that would be due again only after its own expiry (expires_at before now + :delayMs) is not put back: it is
+-- DEAD with cause EXPIRED (outbox), held or not, since it could not be delivered by then. A job that dies of the
+-- failure anyway keeps :cause.
+-- Returns status OK, STALE_LEASE or NOT_FOUND, and expired (the job was made dead of its expiry). Wakes the lane when
+-- the retry is its new earliest run time.
 WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
 target AS (
-    SELECT j.topic, j.id, (NOT :held::boolean AND (:delayMs < 0 OR j.attempts >= j.max_attempts)) AS dies
+    SELECT j.topic, j.id, (NOT :held::boolean AND (:delayMs < 0 OR j.attempts >= j.max_attempts)) AS dies,
+           j.expires_at
     FROM delayq_jobs j
     WHERE j.topic = :topic AND j.id = :id AND j.state = 'leased' AND j.lease_token = :token::uuid
     FOR UPDATE
 ),
+fate AS MATERIALIZED (
+    SELECT t.topic, t.id, t.dies,
+           (NOT t.dies AND coalesce(t.expires_at < (SELECT now.t FROM now) + :delayMs * interval '1 millisecond',
+                                    false)) AS expires
+    FROM target t
+),
 failed AS (
     UPDATE delayq_jobs j
-    SET state = CASE WHEN t.dies THEN 'dead'::delayq_job_state ELSE 'scheduled' END,
-        run_at = CASE WHEN t.dies THEN j.run_at ELSE now.t + :delayMs * interval '1 millisecond' END,
-        finished_at = CASE WHEN t.dies THEN now.t END,
-        dead_cause = CASE WHEN t.dies THEN :cause::text END,
+    SET state = CASE WHEN t.dies OR t.expires THEN 'dead'::delayq_job_state ELSE 'scheduled' END,
+        run_at = CASE WHEN t.dies OR t.expires THEN j.run_at ELSE now.t + :delayMs * interval '1 millisecond' END,
+        finished_at = CASE WHEN t.dies OR t.expires THEN now.t END,
+        dead_cause = CASE WHEN t.dies THEN :cause::text WHEN t.expires THEN 'EXPIRED' END,
         lease_token = NULL,
         lease_deadline = NULL,
         attempts = CASE WHEN :held::boolean THEN j.attempts - 1 ELSE j.attempts END,
-        last_error = CASE WHEN :held::boolean THEN j.last_error ELSE coalesce(:error::text, j.last_error) END,
+        last_error = CASE WHEN t.expires
+                          THEN 'expired: not delivered by its expiry (' || delayq_ms(j.expires_at)
+                               || ' ms since the epoch)'
+                          WHEN :held::boolean THEN j.last_error ELSE coalesce(:error::text, j.last_error) END,
         -- 'held' is null (dropped from the entry) for a real failure, so its entries stay as they were
         history = delayq_history(j.history, jsonb_build_object('number', j.attempts, 'at', delayq_ms(now.t),
                                                                'error', :error::text, 'httpStatus', :httpStatus::integer,
                                                                'held', CASE WHEN :held::boolean THEN true END),
                                  :historySize)
-    FROM target t, now
+    FROM fate t, now
     WHERE j.topic = t.topic AND j.id = t.id
     RETURNING j.*
 ),
@@ -54,4 +68,5 @@ woken AS (
 SELECT CASE WHEN EXISTS (SELECT 1 FROM failed) THEN 'OK'
             WHEN EXISTS (SELECT 1 FROM delayq_jobs x WHERE x.topic = :topic AND x.id = :id) THEN 'STALE_LEASE'
             ELSE 'NOT_FOUND' END AS status,
+       EXISTS (SELECT 1 FROM fate WHERE fate.expires) AS expired,
        (SELECT count(*) FROM woken) AS woken

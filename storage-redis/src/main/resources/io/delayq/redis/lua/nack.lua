@@ -10,7 +10,10 @@
 -- ARGV[5] http status ('' when none), ARGV[6] finished retention ms, ARGV[7] history cap, ARGV[8] topic,
 -- ARGV[9] '1' when the job is held, else '0', ARGV[10] the dead cause should the job die (DeadCause name; '' or
 -- absent: ATTEMPTS_EXHAUSTED)
--- Returns 1 OK (scheduled again), 2 OK (dead), -1 NOT_FOUND, -3 STALE_LEASE
+-- A job that would be due again only after its own expiry (ex; now > ex already, or now + delay > ex) is not put back:
+-- it is DEAD with cause EXPIRED (outbox), held or not, since it could not be delivered by then. A job that dies of
+-- the failure anyway keeps the failure's cause.
+-- Returns 1 OK (scheduled again), 2 OK (dead), 3 OK (dead of its expiry), -1 NOT_FOUND, -3 STALE_LEASE
 --#include lib/record.lua
 
 local jobs, leased, push, pull, finished, archive, stats = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
@@ -41,9 +44,16 @@ if not held and (delay < 0 or (meta.a or 0) >= (meta.m or 1)) then
   trim_finished(jobs, finished, now, tonumber(ARGV[6]), 4)
   return 2
 end
+local due = now + delay
+local expiry = expiry_of(meta, 0)
+if expiry and due > expiry then
+  store_finished(jobs, finished, archive, id, expired_record(meta, payload, expiry, now), now, true)
+  redis.call('HINCRBY', stats, 'dead', 1)
+  trim_finished(jobs, finished, now, tonumber(ARGV[6]), 4)
+  return 3
+end
 local zset = lane_key(meta, push, pull)
 local before = earliest(zset)
-local due = now + delay
 meta.s = 'S'
 meta.t = nil
 meta.r = due

@@ -1,0 +1,16 @@
+package io.delayq.core;
+
+/**
+ * What {@link JobStore#reclaimLeases} did with the expired leases it took back.
+ *
+ * @param takenBack leases whose deadline had passed and that the store took back (due again, or dead)
+ * @param expired   of those, jobs whose own expiry had passed as well: not handed out again but made dead with cause
+ *                  {@link DeadCause#EXPIRED} (so that the caller can count them as it counts a reserve's)
+ */
+public record ReclaimedLeases(int takenBack, int expired) {
+    public static final ReclaimedLeases NONE = new ReclaimedLeases(0, 0);
+
+    public ReclaimedLeases plus(ReclaimedLeases other) {
+        return new ReclaimedLeases(takenBack + other.takenBack, expired + other.expired);
+    }
+}
