@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -148,6 +149,21 @@ public abstract class ScheduleStoreContract {
         assertThat(after.fires()).extracting(Fire::kind).containsExactly(Fire.Kind.SKIPPED, Fire.Kind.RUN_NOW);
         assertThat(after.fires().get(0).missed()).isEqualTo(3);
         assertThat(after.fires().get(1).jobId()).isEqualTo(run.jobId());
+    }
+
+    @Test
+    void countsAreBySchedulesOfEachTopicAskedFor() {
+        String other = topic + "-other";
+        schedules.put(topic, "a", "{}", null);
+        schedules.put(topic, "b", "{}", null);
+        schedules.put(other, "c", "{}", null);
+        schedules.put(topic + "-not-asked", "d", "{}", null);
+        java.util.function.Predicate<String> asked = t -> t.equals(topic) || t.equals(other) || t.equals(topic + "-x");
+        assertThat(schedules.counts(asked)).containsExactlyInAnyOrderEntriesOf(Map.of(topic, 2L, other, 1L));
+        assertThat(schedules.counts(t -> t.equals(topic + "-x"))).isEmpty();
+        schedules.put(topic, "a", "{\"replaced\":true}", null); // a replace is not one more
+        schedules.delete(other, "c");
+        assertThat(schedules.counts(asked)).containsExactlyInAnyOrderEntriesOf(Map.of(topic, 2L));
     }
 
     @Test

@@ -173,7 +173,8 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         AtomicReference<DeliveryEngine> built = new AtomicReference<>();
         TopicActivity activity = CompositeTopicActivity.of(history, PrometheusExposition.register(environment,
                 config.getPrometheus(), circuits::read, DefaultHealthChecks.scheduled(config, environment),
-                () -> built.get() == null ? List.of() : built.get().tenantShares()));
+                () -> built.get() == null ? List.of() : built.get().tenantShares(),
+                tenancy.quotaReadings()::current, tenancy.quotaRefusals()::counts));
         DeliveryEngine engine = delivery.build(store, environment, activity, owners);
         built.set(engine);
 
@@ -244,7 +245,7 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
                 }, audit));
         // Recurring schedules (io.delayq.service.schedules): the API, and the loop that fires them on every instance.
         ScheduleJobs scheduleJobs = new ScheduleJobs(environment.getObjectMapper(), scheduler);
-        jersey.register(new SchedulesResource(store, scheduleJobs, audit));
+        jersey.register(new SchedulesResource(store, scheduleJobs, audit, quotas));
         environment.lifecycle().manage(new ScheduleRunner(store, scheduleJobs, ScheduleRunner.DEFAULT_TICK_MS,
                 environment.metrics()));
     }

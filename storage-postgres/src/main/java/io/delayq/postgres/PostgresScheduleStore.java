@@ -18,7 +18,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Core's {@link ScheduleStore} on PostgreSQL: one row of {@code delayq_schedules} (V17) per schedule; each write one
@@ -57,6 +60,17 @@ final class PostgresScheduleStore implements ScheduleStore {
         JobRules.checkTopic(topic);
         return PostgresCalls.call("list schedules",
                 () -> statements.list(topic, afterName == null ? "" : afterName, limit));
+    }
+
+    @Override
+    public Map<String, Long> counts(Predicate<String> which) {
+        Map<String, Long> out = new TreeMap<>();
+        for (ScheduleStatements.TopicCount row : PostgresCalls.call("count schedules", statements::counts)) {
+            if (which.test(row.topic())) {
+                out.put(row.topic(), row.schedules());
+            }
+        }
+        return out;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.delayq.postgres;
 
 import io.delayq.core.schedule.ScheduleRecord;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 
@@ -26,6 +27,14 @@ interface ScheduleStatements {
 
     @SqlQuery("schedule_due")
     List<ScheduleRecord> due(@Bind("nowMs") long nowMs, @Bind("limit") int limit);
+
+    /** {@code schedule_count.sql}'s rows. */
+    record TopicCount(String topic, long schedules) {
+    }
+
+    @SqlQuery("schedule_count")
+    @RegisterConstructorMapper(TopicCount.class)
+    List<TopicCount> counts();
 
     @SqlQuery("schedule_delete")
     int delete(@Bind("topic") String topic, @Bind("name") String name);

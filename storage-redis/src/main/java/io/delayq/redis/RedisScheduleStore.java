@@ -22,7 +22,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Core's {@link ScheduleStore} on Redis. A topic's schedules are one HASH and their due times one ZSET
@@ -89,6 +91,23 @@ final class RedisScheduleStore implements ScheduleStore {
             page.add(decode(topic, e.getKey(), e.getValue()));
         }
         return page;
+    }
+
+    @Override
+    public Map<String, Long> counts(Predicate<String> which) {
+        Set<String> withSchedules = calls.call("list the topics with schedules",
+                () -> calls.client().smembers(RedisKeys.SCHEDULE_TOPICS));
+        Map<String, Long> out = new TreeMap<>();
+        for (String topic : withSchedules) {
+            if (which.test(topic)) { // only the topics asked for cost a read
+                Partition p0 = topics.partitions(topic)[0];
+                long n = calls.call("count schedules", () -> calls.client().hlen(RedisKeys.schedules(p0)));
+                if (n > 0) {
+                    out.put(topic, n);
+                }
+            }
+        }
+        return out;
     }
 
     @Override

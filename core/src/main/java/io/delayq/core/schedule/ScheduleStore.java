@@ -2,8 +2,10 @@ package io.delayq.core.schedule;
 
 import io.delayq.core.NewJob;
 
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The recurring schedules of every topic, kept in the job store so that every instance sees the same schedules and
@@ -34,6 +36,13 @@ public interface ScheduleStore {
 
     /** A topic's schedules in name order, after {@code afterName} ({@code null}: from the first), at most {@code limit}. */
     List<ScheduleRecord> list(String topic, String afterName, int limit);
+
+    /**
+     * How many schedules each topic holds, for every topic that holds any and that {@code which} accepts (a tenant's
+     * schedules count against its pending-jobs quota, and may be in topics that never held a job yet). One read on
+     * PostgreSQL; on Redis one read of the topics with schedules, then one per topic accepted.
+     */
+    Map<String, Long> counts(Predicate<String> which);
 
     /** Deletes a schedule (its pending jobs stay); whether it existed. */
     boolean delete(String topic, String name);

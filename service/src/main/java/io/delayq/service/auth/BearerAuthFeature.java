@@ -34,6 +34,10 @@ import java.util.Set;
  * or future) is checked here, before the resource runs: a topic outside a tenant's token's scope answers 404 as a
  * topic that does not exist, before the role check, so that neither answer depends on the topic's owner. A topic name
  * that is not valid is left to the resource (422, as for anyone).
+ *
+ * <p>An operator's request may narrow its scope to one tenant's with {@value Scope#VIEW_HEADER} (see
+ * {@link TopicAccess#scopeOf(DelayqPrincipal, String)}); a header the token may not send answers 400, after the token
+ * is known and before anything else is decided.
  */
 public final class BearerAuthFeature implements DynamicFeature {
     private static final String PREFIX = "Bearer ";
@@ -80,7 +84,7 @@ public final class BearerAuthFeature implements DynamicFeature {
                     .flatMap(authenticator::authenticate)
                     .orElseThrow(() -> new NotAuthorizedException(
                             "Send a valid API token as 'Authorization: Bearer <token>'", "Bearer realm=\"delayq\""));
-            Scope scope = access.scopeOf(principal);
+            Scope scope = access.scopeOf(principal, request.getHeaderString(Scope.VIEW_HEADER));
             String topic = request.getUriInfo().getPathParameters().getFirst(TOPIC_PARAM);
             if (topic != null && isValidTopic(topic)) {
                 scope.notFoundUnlessVisible(topic);

@@ -18,15 +18,19 @@ import java.util.List;
 public class MeResource {
 
     /**
-     * The token's name and roles (sorted), and its tenant (absent for an operator's token, which sees every topic).
+     * The token's name and roles (sorted), and its tenant (absent for an operator's token, which sees every topic);
+     * {@code view}: the tenant an operator's request views ({@value Scope#VIEW_HEADER}), so that the dashboard can
+     * show whose world it shows (absent otherwise).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Me(String name, List<String> roles, String tenant) {
+    public record Me(String name, List<String> roles, String tenant, String view) {
     }
 
     @GET
     public Me me(@Context SecurityContext caller) {
         DelayqPrincipal p = (DelayqPrincipal) caller.getUserPrincipal();
-        return new Me(p.name(), p.roles().stream().sorted().toList(), p.tenant());
+        Scope scope = Scope.of(caller);
+        return new Me(p.name(), p.roles().stream().sorted().toList(), p.tenant(),
+                scope.isView() ? scope.tenant() : null);
     }
 }

@@ -22,18 +22,33 @@ import java.util.function.Function;
  * topic and an operators' topic are answered exactly as a topic that does not exist ({@link #notFoundUnlessVisible}),
  * lists are filtered ({@link #visible}), and the archive is read through {@link #archiveScope()}, so that a filter
  * left empty means "my topics". A tenant that no longer exists (deleted while its tokens live on) sees nothing.
+ *
+ * <p>View as tenant: an operator's request carrying {@value #VIEW_HEADER} gets the scope of that tenant (its topics
+ * only, exactly as the tenant's own token sees them; {@link TopicAccess#scopeOf(DelayqPrincipal, String)}), so that the
+ * dashboard can show one tenant's world. It only narrows what the request sees: the roles stay the token's, and
+ * whatever is decided on the token rather than on topics (managing tenants and tokens) stays the operator's.
  */
 public final class Scope {
+    /** The request header an operator's request names a tenant in, to see that tenant's topics only. */
+    public static final String VIEW_HEADER = "Delayq-Tenant-View";
+
     private static final Scope OPERATOR = new Scope(null, TenantLookup.NONE, name -> null);
 
     private final String tenant;
     private final TenantLookup owners;
     private final Function<String, Tenant> tenantNamed;
+    /** An operator's request viewing {@link #tenant}'s topics ({@value #VIEW_HEADER}), not a tenant's token. */
+    private final boolean view;
 
     Scope(String tenant, TenantLookup owners, Function<String, Tenant> tenantNamed) {
+        this(tenant, owners, tenantNamed, false);
+    }
+
+    Scope(String tenant, TenantLookup owners, Function<String, Tenant> tenantNamed, boolean view) {
         this.tenant = tenant;
         this.owners = owners;
         this.tenantNamed = tenantNamed;
+        this.view = view;
     }
 
     /** Every topic: an operator's scope. */
@@ -52,13 +67,22 @@ public final class Scope {
         return new Scope("(unauthenticated)", TenantLookup.NONE, name -> null);
     }
 
-    /** The tenant of the token, or {@code null} for an operator. */
+    /**
+     * The tenant whose topics the request sees: the token's tenant, or the tenant an operator views
+     * ({@value #VIEW_HEADER}); {@code null} for an operator seeing every topic.
+     */
     public String tenant() {
         return tenant;
     }
 
+    /** Whether the request sees every topic (an operator's, not viewing a tenant). */
     public boolean isOperator() {
         return tenant == null;
+    }
+
+    /** Whether this is an operator's request narrowed to {@link #tenant()}'s topics by {@value #VIEW_HEADER}. */
+    public boolean isView() {
+        return view;
     }
 
     /** Whether the token may see and act on {@code topic}. */
@@ -106,9 +130,12 @@ public final class Scope {
     /**
      * Whose an action on {@code topic} is for the audit log ({@link io.delayq.core.archive.AuditEntry#tenant()}): the
      * token's tenant; for an operator, the topic's owner ({@code null} for an operators' topic or no single topic).
+     * An operator viewing a tenant is still an operator here: the action is the tenant's when it is on one of the
+     * tenant's topics (every topic the view can reach), and the operators' only otherwise — an operator's change of
+     * another tenant or of tokens, made while viewing, must not land in the viewed tenant's audit log.
      */
     public String auditTenant(String topic) {
-        if (tenant != null) {
+        if (tenant != null && !view) {
             return tenant;
         }
         Tenant owner = topic == null ? null : owners.tenantOf(topic);
@@ -117,6 +144,7 @@ public final class Scope {
 
     @Override
     public String toString() {
-        return tenant == null ? "Scope[operator]" : "Scope[" + tenant + "]";
+        return tenant == null ? "Scope[operator]" : view ? "Scope[operator viewing " + tenant + "]"
+                : "Scope[" + tenant + "]";
     }
 }

@@ -1,7 +1,9 @@
 package io.delayq.service.auth;
 
+import io.delayq.core.JobRules;
 import io.delayq.core.tenant.Tenant;
 import io.delayq.service.delivery.TenantLookup;
+import jakarta.ws.rs.BadRequestException;
 
 import java.util.Collection;
 import java.util.Objects;
@@ -45,5 +47,35 @@ public final class TopicAccess {
     /** The scope of the token's holder: every topic for an operator, the tenant's topics for a tenant's token. */
     public Scope scopeOf(DelayqPrincipal principal) {
         return new Scope(principal.tenant(), owners, tenantNamed);
+    }
+
+    /**
+     * The scope of a request of {@code principal} carrying {@value Scope#VIEW_HEADER} {@code view} ({@code null} or
+     * blank: no header). It only ever narrows: an operator's request sees the named tenant's topics only; a tenant's
+     * token may name its own tenant (nothing changes) and no other.
+     *
+     * @throws BadRequestException (400) naming the tenant when it is unknown, or when a tenant's token names another
+     *                             (the same answer whether that other tenant exists or not)
+     */
+    public Scope scopeOf(DelayqPrincipal principal, String view) {
+        if (view == null || view.isBlank()) {
+            return scopeOf(principal);
+        }
+        String named = view.strip();
+        if (!principal.isOperator()) {
+            if (named.equals(principal.tenant())) {
+                return scopeOf(principal);
+            }
+            throw new BadRequestException(Scope.VIEW_HEADER + " names tenant " + JobRules.quote(named) + ", but the"
+                    + " token of " + JobRules.quote(principal.name()) + " belongs to tenant "
+                    + JobRules.quote(principal.tenant()) + " and sees its topics only: leave the header out (or name"
+                    + " " + JobRules.quote(principal.tenant()) + ")");
+        }
+        if (tenantNamed.apply(named) == null) {
+            throw new BadRequestException(Scope.VIEW_HEADER + " names tenant " + JobRules.quote(named) + ", and there"
+                    + " is no tenant of that name (GET /v1/admin/tenants lists them); leave the header out to see every"
+                    + " topic");
+        }
+        return new Scope(named, owners, tenantNamed, true);
     }
 }

@@ -132,7 +132,8 @@ public class BulkOperationsResource {
         BulkOperation op = new BulkOperation(UUID.randomUUID().toString(), kind, filter, BulkOperation.State.RUNNING,
                 matching, 0, 0, actor, now, now, false, null, scope.tenant());
         archive.operatorLog().save(op);
-        audit.record(caller, query.topic(), "bulk.start", filter, matching, kind.name().toLowerCase(Locale.ROOT) + " " + op.id());
+        audit.record(actor, auditTenant(op, scope, query.topic()), "bulk.start", filter, matching,
+                kind.name().toLowerCase(Locale.ROOT) + " " + op.id());
         runner.start(op, query, body.delayMs());
         return Response.accepted(BulkOperationView.of(op, now))
                 .location(UriBuilder.fromPath("/v1/admin/bulk-operations/{id}").build(op.id())).build();
@@ -184,12 +185,22 @@ public class BulkOperationsResource {
         BulkOperation op = new BulkOperation(UUID.randomUUID().toString(), kind, described,
                 BulkOperation.State.RUNNING, matching, 0, 0, actor, now, now, false, null, scope.tenant());
         archive.operatorLog().save(op);
-        audit.record(caller, query.topic(), "bulk.start", described, matching, kind.wireName() + " " + op.id()
+        audit.record(actor, auditTenant(op, scope, query.topic()), "bulk.start", described, matching,
+                kind.wireName() + " " + op.id()
                 + (runAtMs != null ? " runAt=" + JobView.time(runAtMs) : "")
                 + (body.shiftMs() != null ? " shiftMs=" + body.shiftMs() : ""));
         jobRunner.start(op, query, new JobAction(kind, runAtMs, body.shiftMs()));
         return Response.accepted(BulkOperationView.of(op, now))
                 .location(UriBuilder.fromPath("/v1/admin/bulk-operations/{id}").build(op.id())).build();
+    }
+
+    /**
+     * Whose {@code bulk.start} entry is: the operation's tenant when it has one (a tenant's token, or an operator
+     * viewing a tenant, whose operation reaches that tenant's topics only: its {@code bulk.finish} is the tenant's
+     * too), else the topic's owner by the scope's rule.
+     */
+    private static String auditTenant(BulkOperation op, Scope scope, String topic) {
+        return op.tenant() != null ? op.tenant() : scope.auditTenant(topic);
     }
 
     /** The newest operations first, at most {@code limit} (1 to 200, default 20). */

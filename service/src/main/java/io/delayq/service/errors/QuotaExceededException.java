@@ -40,6 +40,10 @@ public final class QuotaExceededException extends IllegalArgumentException {
         return retryAfterSeconds;
     }
 
+    public String tenant() {
+        return tenant;
+    }
+
     public String quota() {
         return quota;
     }

@@ -30,6 +30,15 @@ public interface EnqueueGate {
     }
 
     /**
+     * Admits a new schedule of {@code topic} (a schedule counts as a pending job); the caller then calls
+     * {@link #settled settled(topic, 1)} after the store call, whether it succeeded or not.
+     *
+     * @throws QuotaExceededException naming the quota
+     */
+    default void admitSchedule(String topic) {
+    }
+
+    /**
      * After the store call of {@code admitted} jobs {@link #admit admitted} into {@code topic} returned or failed: they
      * are no longer in flight (a quota counts jobs in flight on this instance until then).
      */

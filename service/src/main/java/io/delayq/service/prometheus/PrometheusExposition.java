@@ -3,6 +3,8 @@ package io.delayq.service.prometheus;
 import io.delayq.service.breaker.CircuitSnapshot;
 import io.delayq.service.delivery.DeliveryEngine;
 import io.delayq.service.history.TopicActivity;
+import io.delayq.service.tenants.QuotaRefusals;
+import io.delayq.service.tenants.TenantQuotaReadings;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.health.HealthStateAggregator;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
@@ -45,11 +47,16 @@ public final class PrometheusExposition {
      *                 when the {@code health:} block is disabled
      * @param shares   the delivery engine's shares per tenant ({@link TenantShareSeries}), read at scrape time (the
      *                 engine is built after this: an empty list until it is)
+     * @param quotaUse each tenant's quota use and limits, read on a timer ({@link TenantQuotaSeries}); {@code null}
+     *                 while unknown
+     * @param refusals the quota refusals this instance answered
      */
     public static TopicActivity register(Environment environment, PrometheusFactory factory,
                                          Supplier<CircuitSnapshot.Reading> circuits,
                                          Optional<HealthStateAggregator> health,
-                                         Supplier<List<DeliveryEngine.TenantShare>> shares) {
+                                         Supplier<List<DeliveryEngine.TenantShare>> shares,
+                                         Supplier<List<TenantQuotaReadings.Reading>> quotaUse,
+                                         Supplier<List<QuotaRefusals.Count>> refusals) {
         // A registry of its own, not the client's static default: every application in one JVM (the tests start
         // several) exposes its own metrics.
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -60,6 +67,7 @@ public final class PrometheusExposition {
         CircuitSeries.register(registry, circuits);
         HealthSeries.register(registry, health);
         TenantShareSeries.register(registry, shares);
+        TenantQuotaSeries.register(registry, quotaUse, refusals);
         TopicActivity activity = new PrometheusTopicActivity(registry, labels);
         // Last: the bridge leaves out any Dropwizard metric named like one of the families above. Their names only:
         // a filter that takes none collects nothing, so no callback reads the store (or caches a reading) here.

@@ -33,6 +33,10 @@
  *   operators' topics as {@code (operators)}): gauges {@code delayq_delivery_tenant_slots},
  *   {@code delayq_delivery_tenant_waiting_topics}, {@code delayq_delivery_tenant_weight}; counters
  *   {@code delayq_delivery_tenant_turns_total}, {@code delayq_delivery_tenant_reserved_total}.</li>
+ *   <li>Per tenant, its quota use ({@code TenantQuotaSeries}; label {@code tenant}), store-wide and the same on every
+ *   instance (aggregate with {@code max}), read every 15 s on a timer: gauges {@code delayq_tenant_pending_jobs},
+ *   {@code delayq_tenant_pending_jobs_limit}, {@code delayq_tenant_topics}, {@code delayq_tenant_topics_limit}; and
+ *   this instance's refusals, counter {@code delayq_tenant_quota_exceeded_total{tenant, quota}}.</li>
  * </ul>
  *
  * <p>A gauge whose value is unknown has no sample: the store-read gauges ({@code delayq_topic_scheduled},

@@ -16,6 +16,7 @@ import io.delayq.core.schedule.ScheduleStore.AdvanceResult;
 import io.delayq.service.audit.AuditTrail;
 import io.delayq.service.auth.Role;
 import io.delayq.service.errors.InvalidFieldsException;
+import io.delayq.service.jobs.EnqueueGate;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -51,11 +52,18 @@ public class SchedulesResource {
     private final JobStore store;
     private final ScheduleJobs jobs;
     private final AuditTrail audit;
+    private final EnqueueGate quotas;
 
     public SchedulesResource(JobStore store, ScheduleJobs jobs, AuditTrail audit) {
+        this(store, jobs, audit, EnqueueGate.OPEN);
+    }
+
+    /** @param quotas the tenants' quotas: a new schedule counts as a pending job of its topic's tenant */
+    public SchedulesResource(JobStore store, ScheduleJobs jobs, AuditTrail audit, EnqueueGate quotas) {
         this.store = store;
         this.jobs = jobs;
         this.audit = audit;
+        this.quotas = quotas;
     }
 
     /**
@@ -113,6 +121,9 @@ public class SchedulesResource {
      *   <li>400 Bad Request: a field of the schedule is wrong ({@code cron}, {@code timeZone}, {@code startAt},
      *       {@code endAt}, {@code misfire}, {@code misfireAfter}; named in {@code fields}), or not JSON of the shape</li>
      *   <li>403 Forbidden: the token is neither a producer's nor an admin's</li>
+     *   <li>429 Too Many Requests: a new schedule in a tenant at its {@code maxPendingJobs} (a schedule counts as a
+     *       pending job) or a new topic beyond its {@code maxTopics}; problem {@code quota-exceeded}, with
+     *       {@code Retry-After}</li>
      *   <li>422 Unprocessable Content: the job template breaks a job's rule ({@code job.payload}, {@code job.callback} …)</li>
      * </ul>
      */
@@ -130,8 +141,19 @@ public class SchedulesResource {
         // the template must make a job now, with a placeholder id of the namespace
         jobs.job(topic, schedule, FireIds.of(name, 0), null);
         boolean existed = current.isPresent();
-        ScheduleRecord stored = store(topic, name, schedule);
-        audit.record(caller, "schedule.put", topic + "/" + name, 0, detail(schedule));
+        ScheduleRecord stored;
+        if (existed) {
+            stored = store(topic, name, schedule); // a replace holds the place its schedule already took
+        } else {
+            // a new schedule counts as a pending job of the topic's tenant (429 quota-exceeded at maxPendingJobs)
+            quotas.admitSchedule(topic);
+            try {
+                stored = store(topic, name, schedule);
+            } finally {
+                quotas.settled(topic, 1);
+            }
+        }
+        audit.record(caller, topic, "schedule.put", topic + "/" + name, 0, detail(schedule));
         ScheduleView view = ScheduleView.of(stored, schedule);
         return Response.status(existed ? 200 : 201).entity(view).build();
     }
@@ -156,7 +178,7 @@ public class SchedulesResource {
         if (!schedules().delete(topic, name)) {
             throw notFound(topic, name);
         }
-        audit.record(caller, "schedule.delete", topic + "/" + name, 0, null);
+        audit.record(caller, topic, "schedule.delete", topic + "/" + name, 0, null);
         return Response.noContent().build();
     }
 
@@ -203,6 +225,7 @@ public class SchedulesResource {
      * <ul>
      *   <li>202 Accepted: {@code {topic, jobId}}</li>
      *   <li>404 Not Found: no such schedule</li>
+     *   <li>413, 429: the tenant's quotas, as for any enqueue (quota-exceeded)</li>
      *   <li>422 Unprocessable Content: the job template no longer makes a job (the topic's rules changed)</li>
      * </ul>
      */
@@ -217,12 +240,21 @@ public class SchedulesResource {
         CheckedSchedule schedule = jobs.read(r);
         long now = store.now();
         NewJob job = jobs.job(topic, schedule, FireIds.runNow(name, now), null);
-        AdvanceResult result = schedules().runNow(topic, name, new Fire(now, null, Fire.Kind.RUN_NOW, 1, now), job);
+        // a run now is a person's enqueue of one job: the tenant's quotas apply as to any (a cron fire was admitted
+        // with its schedule, see docs/schedules.md)
+        quotas.check(topic, job);
+        quotas.admit(topic, List.of(job));
+        AdvanceResult result;
+        try {
+            result = schedules().runNow(topic, name, new Fire(now, null, Fire.Kind.RUN_NOW, 1, now), job);
+        } finally {
+            quotas.settled(topic, 1);
+        }
         if (result.outcome() == Advance.NOT_FOUND) {
             throw notFound(topic, name);
         }
         jobs.enqueued(topic);
-        audit.record(caller, "schedule.run", topic + "/" + name, 1, result.jobId());
+        audit.record(caller, topic, "schedule.run", topic + "/" + name, 1, result.jobId());
         return Response.accepted(new RunNowResult(topic, result.jobId())).build();
     }
 
@@ -230,7 +262,7 @@ public class SchedulesResource {
         ScheduleRecord r = existing(topic, name);
         CheckedSchedule schedule = CheckedSchedule.of(jobs.read(r).definition().withPaused(paused));
         ScheduleRecord stored = store(topic, name, schedule);
-        audit.record(caller, paused ? "schedule.pause" : "schedule.resume", topic + "/" + name, 0, null);
+        audit.record(caller, topic, paused ? "schedule.pause" : "schedule.resume", topic + "/" + name, 0, null);
         return ScheduleView.of(stored, schedule);
     }
 

@@ -14,11 +14,17 @@ public final class Tenancy {
     private final TenantDirectory directory;
     private final TenantUse use;
     private final JobStore store;
+    private final QuotaRefusals refusals = new QuotaRefusals();
+    private final TenantQuotaReadings readings;
+    private final TenantQuotaGate quotas;
 
-    private Tenancy(TenantDirectory directory, TenantUse use, JobStore store) {
+    private Tenancy(TenantDirectory directory, TenantUse use, JobStore store, long useReadMs) {
         this.directory = directory;
         this.use = use;
         this.store = store;
+        this.readings = new TenantQuotaReadings(directory, use, useReadMs);
+        // one gate for every caller (enqueues, batches, schedules): it holds each tenant's pending count in flight
+        this.quotas = new TenantQuotaGate(directory, use, store.rateLimiters(), refusals);
     }
 
     /** The directory over the configuration's tenants and tokens and the store's, managed (after the store). */
@@ -27,16 +33,29 @@ public final class Tenancy {
                 config.getAuth().getTokens().stream().map(ConfigToken::of).toList(), System::currentTimeMillis,
                 REFRESH_MS);
         environment.lifecycle().manage(directory);
-        return new Tenancy(directory, new TenantUse(store), store);
+        Tenancy tenancy = new Tenancy(directory, new TenantUse(store), store,
+                config.getPrometheus().getTenantUseInterval().toMilliseconds());
+        environment.lifecycle().manage(tenancy.readings); // after the directory: it reads the directory's tenants
+        return tenancy;
     }
 
     public TenantDirectory directory() {
         return directory;
     }
 
-    /** The tenants' quotas on every enqueue. */
+    /** The tenants' quotas on every enqueue and new schedule. */
     public EnqueueGate quotas() {
-        return new TenantQuotaGate(directory, use, store.rateLimiters());
+        return quotas;
+    }
+
+    /** Every tenant's use and limits, read on a timer (the {@code delayq_tenant_*} gauges). */
+    public TenantQuotaReadings quotaReadings() {
+        return readings;
+    }
+
+    /** The quota refusals this instance answered ({@code delayq_tenant_quota_exceeded_total}). */
+    public QuotaRefusals quotaRefusals() {
+        return refusals;
     }
 
     /** {@code /v1/admin/tenants} and {@code /v1/admin/tokens}. */

@@ -73,8 +73,10 @@ public final class TenancyChanges {
                     .orElseThrow(() -> new NotFoundException("There is no tenant " + JobRules.quote(name)));
             TenantUse.Use now = use.of(tenant);
             if (now.pendingJobs() > 0) {
+                // schedules count as pending jobs: left behind, they would go on firing into topics nobody owns
                 throw new ClientErrorException("Tenant " + JobRules.quote(name) + " still owns " + now.pendingJobs()
-                        + " pending jobs in " + now.topics() + " topics; cancel them or let them run first", 409);
+                        + " pending jobs in " + now.topics() + " topics" + (now.schedules() > 0 ? " (" + now.schedules()
+                        + " of them schedules: delete those)" : "") + "; cancel them or let them run first", 409);
             }
             if (registry.deleteTenant(name, snapshot.version())) {
                 int tokens = deleteTokens(t -> name.equals(t.tenant()));

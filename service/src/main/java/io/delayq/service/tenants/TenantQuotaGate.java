@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -48,6 +47,7 @@ public final class TenantQuotaGate implements EnqueueGate {
     private final RateLimiters buckets;
     private final Map<String, Set<String>> topicsSeen = new ConcurrentHashMap<>();
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    private final QuotaRefusals refusals;
 
     /**
      * One tenant's pending jobs as this instance knows them, guarded by itself: the store's count at the last read,
@@ -66,13 +66,74 @@ public final class TenantQuotaGate implements EnqueueGate {
     }
 
     public TenantQuotaGate(TenantDirectory directory, TenantUse use, RateLimiters buckets) {
+        this(directory, use, buckets, new QuotaRefusals());
+    }
+
+    public TenantQuotaGate(TenantDirectory directory, TenantUse use, RateLimiters buckets, QuotaRefusals refusals) {
         this.directory = directory;
         this.use = use;
         this.buckets = buckets;
+        this.refusals = refusals;
     }
 
     @Override
     public void check(String topic, NewJob job) {
+        try {
+            checkPayload(topic, job);
+        } catch (QuotaExceededException refused) {
+            refusals.count(refused);
+            throw refused;
+        }
+    }
+
+    @Override
+    public Admission admit(String topic, List<NewJob> jobs) {
+        try {
+            Admission admission = admitJobs(topic, jobs);
+            if (admission.refusal() != null) {
+                refusals.count(admission.refusal());
+            }
+            return admission;
+        } catch (QuotaExceededException refused) {
+            refusals.count(refused);
+            throw refused;
+        }
+    }
+
+    /**
+     * A new schedule counts as one pending job for good (until it is deleted): it is admitted as one job would be by
+     * {@code maxTopics} and {@code maxPendingJobs}, not by the enqueue rate (nothing is enqueued now; its fires are
+     * enqueued by the schedule runner, admitted with the schedule). Counted in flight until {@link #settled}.
+     */
+    @Override
+    public void admitSchedule(String topic) {
+        Tenant tenant = directory.tenantOf(topic);
+        if (tenant == null) {
+            return;
+        }
+        try {
+            TenantQuotas q = tenant.quotas();
+            if (q.maxTopics() != null) {
+                checkTopics(tenant, topic, q.maxTopics());
+            }
+            if (q.maxPendingJobs() != null) {
+                Pending held = pending.computeIfAbsent(tenant.name(), n -> new Pending());
+                synchronized (held) {
+                    refreshIfNeeded(tenant, topic, held, 1, q.maxPendingJobs());
+                    long before = held.count();
+                    if (before >= q.maxPendingJobs()) {
+                        throw pendingFull(tenant, q.maxPendingJobs(), before);
+                    }
+                    held.inFlight += 1;
+                }
+            }
+        } catch (QuotaExceededException refused) {
+            refusals.count(refused);
+            throw refused;
+        }
+    }
+
+    private void checkPayload(String topic, NewJob job) {
         Tenant tenant = directory.tenantOf(topic);
         if (tenant == null || tenant.quotas().maxPayloadBytes() == null) {
             return;
@@ -85,8 +146,7 @@ public final class TenantQuotaGate implements EnqueueGate {
         }
     }
 
-    @Override
-    public Admission admit(String topic, List<NewJob> jobs) {
+    private Admission admitJobs(String topic, List<NewJob> jobs) {
         Tenant tenant = directory.tenantOf(topic);
         if (tenant == null || jobs.isEmpty()) {
             return Admission.all(jobs.size());
@@ -190,9 +250,8 @@ public final class TenantQuotaGate implements EnqueueGate {
         if (nearLimit || held.readAtNanos == 0 || now - held.readAtNanos > PENDING_READ_MS * 1_000_000) {
             // The store's topic list may not show a topic its first jobs just started (a registry written off the
             // request path, issue 26 finding 21): the topic being admitted into is counted whether it shows or not.
-            Set<String> topics = new TreeSet<>(use.topicsOf(tenant));
-            topics.add(topic);
-            held.stored = use.pending(List.copyOf(topics));
+            // Schedules count as pending jobs.
+            held.stored = use.of(tenant, topic).pendingJobs();
             held.writtenSince = 0;
             held.readAtNanos = System.nanoTime();
         }
@@ -200,6 +259,7 @@ public final class TenantQuotaGate implements EnqueueGate {
 
     private static QuotaExceededException pendingFull(Tenant tenant, long max, long current) {
         return new QuotaExceededException(tenant.name(), "maxPendingJobs", max, current, 429, PENDING_RETRY_AFTER_S,
-                "tenant " + tenant.name() + " holds " + current + " pending jobs; its quota maxPendingJobs is " + max);
+                "tenant " + tenant.name() + " holds " + current + " pending jobs (its schedules counted as jobs); its"
+                        + " quota maxPendingJobs is " + max);
     }
 }

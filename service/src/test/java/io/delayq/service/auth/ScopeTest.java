@@ -53,6 +53,30 @@ class ScopeTest {
     }
 
     @Test
+    void anOperatorViewingATenantSeesItsTopicsButAuditsAsAnOperator() {
+        Scope view = access.scopeOf(new DelayqPrincipal("ops", Set.of("admin"), null), " billing ");
+        assertThat(view.isOperator()).isFalse();
+        assertThat(view.isView()).isTrue();
+        assertThat(view.tenant()).isEqualTo("billing");
+        assertThat(view.visible(List.of("orders", "billing.a", "mail.out"))).containsExactly("billing.a");
+        assertThat(view.archiveScope()).isEqualTo(TopicScope.of(tenants.get(0)));
+        assertThat(view.auditTenant("billing.a")).isEqualTo("billing");
+        assertThat(view.auditTenant(null)).as("no topic: the operator's own entry, not the viewed tenant's").isNull();
+        assertThat(access.scopeOf(new DelayqPrincipal("ops", Set.of("admin"), null), "").isOperator()).isTrue();
+    }
+
+    @Test
+    void theViewHeaderNeverWidensATenantsToken() {
+        DelayqPrincipal mail = new DelayqPrincipal("m", Set.of("admin"), "mail");
+        assertThat(access.scopeOf(mail, "mail").canSee("billing.a")).isFalse();
+        assertThat(access.scopeOf(mail, "mail").isView()).isFalse();
+        assertThatThrownBy(() -> access.scopeOf(mail, "billing")).isInstanceOf(jakarta.ws.rs.BadRequestException.class)
+                .hasMessageContaining("'mail'");
+        assertThatThrownBy(() -> access.scopeOf(new DelayqPrincipal("ops", Set.of("admin"), null), "nobody"))
+                .isInstanceOf(jakarta.ws.rs.BadRequestException.class).hasMessageContaining("'nobody'");
+    }
+
+    @Test
     void anOperatorSeesEverythingAndAuditsOnTheTopicsOwner() {
         Scope operator = of(null);
         assertThat(operator.isOperator()).isTrue();

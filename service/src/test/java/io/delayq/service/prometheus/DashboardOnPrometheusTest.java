@@ -74,6 +74,8 @@ class DashboardOnPrometheusTest {
     private static final String CIRCUIT = TestApps.topic();
     private static final String DIED_WHILE_ARCHIVE_DOWN = TestApps.topic();
     private static final String PARKED = TestApps.topic();
+    /** A tenant owning exactly SCHEDULED, its maxPendingJobs at the K jobs there: one more is refused. */
+    private static final String TENANT = "quota-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     private static final List<String> TOPICS = List.of(DELIVERED, DIED, SCHEDULED, LEASED, CIRCUIT,
             DIED_WHILE_ARCHIVE_DOWN);
     private static final int N_DELIVERED = 6;
@@ -100,7 +102,8 @@ class DashboardOnPrometheusTest {
                     ConfigOverride.config("store.uri", redis.uri()),
                     ConfigOverride.config("archive.uri", mongo.uri()),
                     ConfigOverride.config("archive.serverSelectionTimeout", "1s"),
-                    ConfigOverride.config("delivery.breaker.enabled", "true"));
+                    ConfigOverride.config("delivery.breaker.enabled", "true"),
+                    ConfigOverride.config("prometheus.tenantUseInterval", "1s"));
             instance.before();
             INSTANCES.add(instance);
             targets.add("127.0.0.1:" + instance.getAdminPort());
@@ -112,6 +115,13 @@ class DashboardOnPrometheusTest {
         traffic.deliver(DELIVERED, N_DELIVERED);
         traffic.kill(DIED, N_DIED);
         traffic.scheduleLater(SCHEDULED, K_SCHEDULED, 3_600_000);
+        Api operator = producers.get(0).as(TestApps.ADMIN);
+        Api.Answer tenant = operator.put("/v1/admin/tenants/" + TENANT, "{\"topics\":[\"" + SCHEDULED + "\"],"
+                + "\"quotas\":{\"maxPendingJobs\":" + K_SCHEDULED + "}}");
+        assertThat(tenant.status()).as(tenant.toString()).isEqualTo(201);
+        Api.Answer refused = operator.post("/v1/topics/" + SCHEDULED + "/jobs",
+                "{\"id\":\"over-quota\",\"delayMs\":3600000,\"payload\":{}}");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(429);
         traffic.lease(LEASED, N_LEASED);
         List<String> held = traffic.openCircuit(CIRCUIT, down, N_HELD);
         for (String id : held) {
@@ -168,6 +178,12 @@ class DashboardOnPrometheusTest {
         };
     }
 
+    /** One sample, of the test's tenant, of {@code value}. */
+    private static Expected byTenant(double value) {
+        return samples -> samples.size() == 1 && TENANT.equals(samples.get(0).labels().get("tenant"))
+                && samples.get(0).value() == value;
+    }
+
     private static Expected one(double value) {
         return samples -> samples.size() == 1 && samples.get(0).value() == value;
     }
@@ -217,6 +233,11 @@ class DashboardOnPrometheusTest {
                 "archive {{instance}}", eachInstance(1)));
         e.put("JVM heap", Map.of("used {{instance}}", eachInstancePositive(), "max {{instance}}",
                 eachInstancePositive()));
+        e.put("Tenants: pending jobs and their quota", Map.of("{{tenant}} pending", byTenant(K_SCHEDULED),
+                "{{tenant}} limit", byTenant(K_SCHEDULED)));
+        e.put("Tenants: quota refusals per second", Map.of("{{tenant}} {{quota}}", samples -> samples.size() == 1
+                && TENANT.equals(samples.get(0).labels().get("tenant"))
+                && "maxPendingJobs".equals(samples.get(0).labels().get("quota")) && samples.get(0).value() == 1));
         return e;
     }
 
@@ -237,7 +258,8 @@ class DashboardOnPrometheusTest {
         }
         // those answers tell sum from max: each store-wide gauge has a series on both instances
         for (String perInstance : List.of("delayq_topic_scheduled{topic=\"" + SCHEDULED + "\"}",
-                "delayq_topic_leased{topic=\"" + LEASED + "\"}", "delayq_breaker_held_jobs", "delayq_archive_backlog")) {
+                "delayq_topic_leased{topic=\"" + LEASED + "\"}", "delayq_breaker_held_jobs", "delayq_archive_backlog",
+                "delayq_tenant_pending_jobs{tenant=\"" + TENANT + "\"}")) {
             awaitAnswer("a series of " + perInstance + " on each instance", "count(" + perInstance + ")", one(2));
         }
         awaitAnswer("delivered on both instances", "count(delayq_topic_delivered_total{topic=\"" + DELIVERED

@@ -5,6 +5,7 @@ import io.delayq.service.support.Api;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
 import io.delayq.testing.CallbackReceiver;
+import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.junit.jupiter.api.AfterAll;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,9 +32,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class PrometheusEndpointTest {
-    static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
+    static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app(
+            ConfigOverride.config("prometheus.tenantUseInterval", "1s"));
     static final CallbackReceiver RECEIVER = new CallbackReceiver();
     static final String TOPIC = TestApps.topic();
+    /** A tenant with one pending job in one of its two topics and a schedule in the other, at its quota of 2. */
+    static final String TENANT = "prom-" + UUID.randomUUID().toString().substring(0, 8);
 
     @BeforeAll
     static void deliverTwoJobs() {
@@ -44,11 +49,63 @@ class PrometheusEndpointTest {
             assertThat(created.status()).as(created.toString()).isEqualTo(201);
         }
         assertThat(RECEIVER.await(r -> r.path().equals("/ok/" + TOPIC), 2, Duration.ofSeconds(15))).hasSize(2);
+        tenantAtItsQuota(api.as(TestApps.ADMIN));
+    }
+
+    /** TENANT: a job and a schedule (a schedule counts as a job) at maxPendingJobs 2, and one job refused. */
+    private static void tenantAtItsQuota(Api operator) {
+        Answer tenant = operator.put("/v1/admin/tenants/" + TENANT, "{\"topics\":[\"" + TENANT + ".*\"],"
+                + "\"quotas\":{\"maxPendingJobs\":2,\"maxTopics\":5}}");
+        assertThat(tenant.status()).as(tenant.toString()).isEqualTo(201);
+        assertThat(operator.post("/v1/topics/" + TENANT + ".a/jobs", "{\"id\":\"j\",\"delayMs\":3600000,"
+                + "\"payload\":{}}").status()).isEqualTo(201);
+        Answer schedule = operator.put("/v1/topics/" + TENANT + ".b/schedules/nightly", "{\"cron\":\"0 0 2 * * *\","
+                + "\"timeZone\":\"UTC\",\"job\":{\"payload\":{}}}");
+        assertThat(schedule.status()).as(schedule.toString()).isEqualTo(201);
+        Answer refused = operator.post("/v1/topics/" + TENANT + ".a/jobs", "{\"id\":\"k\",\"payload\":{}}");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(429);
     }
 
     @AfterAll
     static void stopReceiver() {
         RECEIVER.close();
+        // the test store is shared with other classes: leave no tenant behind
+        Api operator = TestApps.api(APP).as(TestApps.ADMIN);
+        operator.delete("/v1/topics/" + TENANT + ".a/jobs/j");
+        operator.delete("/v1/topics/" + TENANT + ".b/schedules/nightly");
+        operator.delete("/v1/admin/tenants/" + TENANT);
+    }
+
+    /**
+     * The tenant's use and limits, store-wide, read on a timer (every second here): its pending jobs count the
+     * schedule, its topics the one with the schedule only, and the refusal is counted by quota.
+     */
+    @Test
+    void servesEachTenantsQuotaUseAndRefusals() throws InterruptedException {
+        Map<String, String> tenant = Map.of("tenant", TENANT);
+        Exposition text = awaitTenantUse();
+        assertThat(text.value("delayq_tenant_pending_jobs", tenant)).isEqualTo(2.0);
+        assertThat(text.value("delayq_tenant_pending_jobs_limit", tenant)).isEqualTo(2.0);
+        assertThat(text.value("delayq_tenant_topics", tenant)).isEqualTo(2.0);
+        assertThat(text.value("delayq_tenant_topics_limit", tenant)).isEqualTo(5.0);
+        assertThat(text.value("delayq_tenant_quota_exceeded_total", Map.of("tenant", TENANT, "quota",
+                "maxPendingJobs"))).isEqualTo(1.0);
+        assertThat(text.type("delayq_tenant_pending_jobs")).isEqualTo("gauge");
+        assertThat(text.type("delayq_tenant_quota_exceeded_total")).isEqualTo("counter");
+        assertThat(NamingRules.violations(text)).as("naming rules").isEmpty();
+    }
+
+    /** Scrapes until the timer's reading holds the tenant's job and schedule. */
+    private static Exposition awaitTenantUse() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            Exposition text = Exposition.parseText(scrape(null).raw().body());
+            Double pending = text.value("delayq_tenant_pending_jobs", Map.of("tenant", TENANT));
+            if (pending != null && pending >= 2 || System.nanoTime() > deadline) {
+                return text;
+            }
+            Thread.sleep(200);
+        }
     }
 
     private static Answer scrape(String accept) {
@@ -135,6 +192,7 @@ class PrometheusEndpointTest {
         assertThat(queried).as("the dashboard's series").contains("delayq_topic_delivered_total",
                 "delayq_delivery_lateness_seconds_bucket", "delayq_archive_backlog", "jvm_memory_used_bytes");
 
+        awaitTenantUse();
         Set<String> served = scrapeAfterDeliveries().sampleNames();
         assertThat(served).as("series served at /metrics/prometheus").containsAll(queried);
         // the panels that read per-topic series find the topic just used
