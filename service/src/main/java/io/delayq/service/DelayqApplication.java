@@ -168,7 +168,8 @@ public class DelayqApplication extends Application<DelayqConfiguration> {
         environment.lifecycle().manage(history);
         // The circuit breakers of callback origins as operators see them (admin endpoint, health check, gauges).
         CircuitSnapshot circuits = new CircuitSnapshot(store);
-        BreakerVisibility.register(environment, store, archive, circuits, delivery.getBreaker());
+        BreakerVisibility.register(environment, store, archive, circuits, delivery.getBreaker(),
+                delivery.getOriginRateLimits());
         // /metrics/prometheus on the admin port; before the engine is built (it takes over its callback-latency timer).
         AtomicReference<DeliveryEngine> built = new AtomicReference<>();
         TopicActivity activity = CompositeTopicActivity.of(history, PrometheusExposition.register(environment,

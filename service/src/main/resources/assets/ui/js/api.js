@@ -1,13 +1,28 @@
 // The dashboard is a pure client of the REST API: a bearer token from sessionStorage, no cookies.
 
 const TOKEN_KEY = 'delayq.token';
+const VIEW_KEY = 'delayq.tenantView';
+/** An operator's request narrowed to one tenant's topics (never widened); the API ignores it for a tenant's token. */
+export const TENANT_VIEW_HEADER = 'Delayq-Tenant-View';
 // The API sits at the root of the application port, next to /ui/.
 const ROOT = new URL('../', window.location.href.split('#')[0]);
 
 export const session = {
   token: () => window.sessionStorage.getItem(TOKEN_KEY),
   save: (token) => window.sessionStorage.setItem(TOKEN_KEY, token),
-  clear: () => window.sessionStorage.removeItem(TOKEN_KEY),
+  clear: () => {
+    window.sessionStorage.removeItem(TOKEN_KEY);
+    window.sessionStorage.removeItem(VIEW_KEY);
+  },
+};
+
+/**
+ * The tenant an operator views the dashboard as (the tenant picker), kept in the tab like the token: while one is
+ * picked every call sends it in TENANT_VIEW_HEADER, so every page, its polling included, shows that tenant's world.
+ */
+export const tenantView = {
+  get: () => window.sessionStorage.getItem(VIEW_KEY),
+  set: (name) => (name ? window.sessionStorage.setItem(VIEW_KEY, name) : window.sessionStorage.removeItem(VIEW_KEY)),
 };
 
 /** A failed call: the HTTP status and the problem+json detail (or whatever the server said). */
@@ -23,6 +38,8 @@ export class ApiError extends Error {
 export async function call(method, path, body, token = session.token()) {
   const headers = { Accept: 'application/json, application/problem+json' };
   if (token) headers.Authorization = `Bearer ${token}`;
+  const view = tenantView.get();
+  if (view) headers[TENANT_VIEW_HEADER] = view;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response;
   try {

@@ -1,7 +1,9 @@
-// The dashboard's shell: sign-in, the header (who is signed in, read-only badge, sign-out), the error banner and
-// the hash router. Each page is a module with mount(root, params, ctx) returning a function that unmounts it.
+// The dashboard's shell: sign-in, the header (who is signed in, read-only badge, tenant picker or own tenant's use,
+// sign-out), the error banner and the hash router. Each page is a module with mount(root, params, ctx) returning a
+// function that unmounts it.
 import { h, replace } from './dom.js';
-import { call, session } from './api.js';
+import { call, session, tenantView } from './api.js';
+import { renderTenancy } from './tenancy.js';
 import * as overview from './pages/overview.js';
 import * as topic from './pages/topic.js';
 import * as topicJobs from './pages/topic-jobs.js';
@@ -9,6 +11,8 @@ import * as job from './pages/job.js';
 import * as deadLetters from './pages/dead-letters.js';
 import * as operations from './pages/operations.js';
 import * as audit from './pages/audit.js';
+import * as circuits from './pages/circuits.js';
+import * as tenants from './pages/tenants.js';
 
 const main = document.getElementById('main');
 let unmount = () => {};
@@ -22,6 +26,8 @@ const routes = [
   { pattern: /^\/dead-letters$/, nav: 'dead-letters', page: deadLetters, params: () => ({}) },
   { pattern: /^\/operations$/, nav: 'operations', page: operations, params: () => ({}) },
   { pattern: /^\/audit$/, nav: 'audit', page: audit, params: () => ({}) },
+  { pattern: /^\/circuits$/, nav: 'circuits', page: circuits, params: () => ({}) },
+  { pattern: /^\/tenants$/, nav: 'tenants', page: tenants, params: () => ({}) },
 ];
 
 /** Shows the problem detail of a failed call (or any error) until dismissed or the next success of an action. */
@@ -46,6 +52,11 @@ function abilities(roles) {
   };
 }
 
+/** What this signed-in token may do; operator: a token of no tenant (it sees every tenant's topics). */
+function capabilities() {
+  return { ...abilities(me.roles || []), operator: !me.tenant };
+}
+
 function route() {
   if (!me) return;
   unmount();
@@ -61,7 +72,7 @@ function route() {
   }
   const params = Object.fromEntries(Object.entries(found.r.params(found.m)).map(([k, v]) => [k, v && decodeURIComponent(v)]));
   params.query = new URLSearchParams(hashQuery || '');
-  const ctx = { me, can: abilities(me.roles || []), showError, clearError };
+  const ctx = { me, can: capabilities(), showError, clearError, viewing: tenantView.get() };
   main.dataset.page = found.r.nav;
   unmount = found.r.page.mount(main, params, ctx) || (() => {});
 }
@@ -74,6 +85,10 @@ function showSignedIn() {
   document.getElementById('whoami').textContent = `${me.name} (${roles.join(', ')})`
     + (me.tenant ? ` · tenant ${me.tenant}` : '');
   document.getElementById('read-only-badge').hidden = !abilities(roles).readOnly;
+  const can = capabilities();
+  // the tenants page and the picker are an operator's admin's: a tenant's token sees its own tenant in the header
+  document.querySelector('nav a[data-nav="tenants"]').hidden = !(can.operator && can.admin);
+  renderTenancy(document.getElementById('tenancy'), me, can, route, showError);
 }
 
 function signOut() {
@@ -103,6 +118,7 @@ function showSignIn() {
 }
 
 async function signIn(token) {
+  tenantView.set(null); // a new sign-in sees every tenant's world until a tenant is picked
   try {
     me = await call('GET', '/v1/me', undefined, token);
   } catch (e) {

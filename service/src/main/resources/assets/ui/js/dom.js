@@ -93,3 +93,8 @@ export function callbackText(callback) {
   const headers = Object.entries(callback.headers || {}).map(([name, value]) => `${name}: ${value}`);
   return headers.length ? `${callback.url} · ${headers.join(', ')}` : callback.url;
 }
+
+/** A rate limit ({perSecond, burst}, a topic's or an origin's) as "5/s, burst 2"; null for none. */
+export function rateText(limit) {
+  return limit ? `${num(limit.perSecond)}/s, burst ${num(limit.burst)}` : null;
+}

@@ -2,6 +2,8 @@ package io.delayq.service.breaker;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.delayq.core.breaker.OriginCircuit;
+import io.delayq.core.ratelimit.Rate;
+import io.delayq.service.ratelimit.RateLimitSpec;
 
 import java.time.Instant;
 import java.util.List;
@@ -15,23 +17,25 @@ import java.util.List;
  * @param consecutiveFailures failed attempts in a row (reset by an answer)
  * @param heldJobs            jobs held for the origin and not yet tried again (all instances); absent for a tenant's
  *                            token (it counts every tenant's jobs)
+ * @param rateLimit           the origin's configured limit ({@code delivery.originRateLimits}); absent: none, so a
+ *                            page shows both reasons a callback may wait (an open circuit, a limit) side by side
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CircuitView(String origin, String state, int consecutiveFailures, String openedAt, String closedAt,
-                          String nextProbeAt, Long probeIntervalMs, Long heldJobs) {
+                          String nextProbeAt, Long probeIntervalMs, Long heldJobs, RateLimitSpec rateLimit) {
 
-    static CircuitView of(OriginCircuit c) {
+    static CircuitView of(OriginCircuit c, Rate rate) {
         boolean open = c.isOpen();
         return new CircuitView(c.origin(), c.state().name(), c.consecutiveFailures(), time(c.openedAt()),
                 time(c.closedAt()), open ? time(c.nextProbeAt()) : null, open ? c.probeIntervalMs() : null,
-                c.heldJobs());
+                c.heldJobs(), RateLimitSpec.of(rate));
     }
 
     /** As a tenant sees it: the shared state, not the count of every tenant's held jobs. */
-    static CircuitView withoutHeldJobs(OriginCircuit c) {
-        CircuitView v = of(c);
+    static CircuitView withoutHeldJobs(OriginCircuit c, Rate rate) {
+        CircuitView v = of(c, rate);
         return new CircuitView(v.origin, v.state, v.consecutiveFailures, v.openedAt, v.closedAt, v.nextProbeAt,
-                v.probeIntervalMs, null);
+                v.probeIntervalMs, null, v.rateLimit);
     }
 
     private static String time(Long epochMs) {
@@ -44,8 +48,16 @@ public record CircuitView(String origin, String state, int consecutiveFailures, 
      * @param enabled    whether the breaker is on by default ({@code delivery.breaker.enabled}; topics may differ)
      * @param kept       whether the store keeps circuits at all
      * @param nextCursor the {@code cursor} of the next page; absent on the last
+     * @param originRateLimits every configured origin limit the caller may see, by origin, on every page: an origin
+     *                   the store has no circuit of (it never failed, or its closed circuit idled out) is limited
+     *                   all the same, and is listed nowhere else
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Circuits(boolean enabled, boolean kept, List<CircuitView> items, String nextCursor) {
+    public record Circuits(boolean enabled, boolean kept, List<CircuitView> items, String nextCursor,
+                           List<OriginRateLimit> originRateLimits) {
+    }
+
+    /** One configured origin limit: at most {@code perSecond} deliveries a second, up to {@code burst} at once. */
+    public record OriginRateLimit(String origin, double perSecond, int burst) {
     }
 }

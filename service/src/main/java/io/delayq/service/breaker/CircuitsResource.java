@@ -6,6 +6,7 @@ import io.delayq.core.JobStore;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.archive.JobArchive;
 import io.delayq.core.breaker.OriginCircuit;
+import io.delayq.core.ratelimit.Rate;
 import io.delayq.service.auth.Role;
 import io.delayq.service.auth.Scope;
 import io.delayq.service.http.Paging;
@@ -19,6 +20,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
@@ -27,6 +30,9 @@ import java.util.function.Predicate;
  *
  * <p>A tenant's token sees the origins its own topics use ({@link TenantOrigins}) in the one state everyone shares,
  * without {@code heldJobs}: that count is of every tenant's jobs together.
+ *
+ * <p>Each circuit carries its origin's configured rate limit ({@code delivery.originRateLimits}), and every page the
+ * configured limits the caller may see: the two reasons a callback origin's jobs wait, read in one place.
  */
 @Path("/v1/admin/circuits")
 @Produces(MediaType.APPLICATION_JSON)
@@ -36,10 +42,15 @@ public class CircuitsResource {
     private final boolean enabledByDefault;
     private final JobStore store;
     private final JobArchive archive;
+    /** The configured origin limits by origin (checked at start-up), in origin order. */
+    private final Map<String, Rate> originRates;
 
-    public CircuitsResource(JobStore store, JobArchive archive, boolean enabledByDefault) {
+    /** @param originRates {@code delivery.originRateLimits} as {@code OriginRateLimits.check} made them */
+    public CircuitsResource(JobStore store, JobArchive archive, boolean enabledByDefault,
+                            Map<String, Rate> originRates) {
         this.store = store;
         this.archive = archive;
+        this.originRates = new TreeMap<>(originRates);
         CircuitBreakers kept;
         try {
             kept = store.circuitBreakers();
@@ -55,7 +66,8 @@ public class CircuitsResource {
      * listing paged).
      *
      * <ul>
-     *   <li>200 OK: {@code {enabled, kept, items, nextCursor}}; {@code nextCursor} absent on the last page</li>
+     *   <li>200 OK: {@code {enabled, kept, items, nextCursor, originRateLimits}}; {@code nextCursor} absent on the
+     *       last page</li>
      *   <li>400 Bad Request: a {@code limit} outside 1 to 1000, or a {@code cursor} this service did not give</li>
      * </ul>
      */
@@ -66,20 +78,25 @@ public class CircuitsResource {
                                      @QueryParam("cursor") String cursor) {
         int pageSize = Paging.limit(limit);
         String after = Paging.after(cursor);
-        if (circuits == null) {
-            return new CircuitView.Circuits(enabledByDefault, false, List.of(), null);
+        if (circuits == null && originRates.isEmpty()) {
+            return new CircuitView.Circuits(enabledByDefault, false, List.of(), null, List.of());
         }
         Scope scope = Scope.of(caller);
-        if (scope.isOperator()) {
-            Paging.Page<OriginCircuit> page = Paging.page(after, pageSize, circuits::circuits, OriginCircuit::origin,
-                    c -> true);
-            return new CircuitView.Circuits(enabledByDefault, true,
-                    page.items().stream().map(CircuitView::of).toList(), page.nextCursor());
-        }
         // a tenant sees the origins its own jobs use, without the held counts of every tenant's jobs
-        Predicate<OriginCircuit> used = TenantOrigins.of(scope, store, archive, System.currentTimeMillis());
+        Predicate<OriginCircuit> used = scope.isOperator() ? c -> true
+                : TenantOrigins.of(scope, store, archive, System.currentTimeMillis());
+        List<CircuitView.OriginRateLimit> limits = originRates.entrySet().stream()
+                .filter(e -> used.test(OriginCircuit.closed(e.getKey())))
+                .map(e -> new CircuitView.OriginRateLimit(e.getKey(), e.getValue().perSecond(), e.getValue().burst()))
+                .toList();
+        if (circuits == null) {
+            return new CircuitView.Circuits(enabledByDefault, false, List.of(), null, limits);
+        }
         Paging.Page<OriginCircuit> page = Paging.page(after, pageSize, circuits::circuits, OriginCircuit::origin, used);
-        return new CircuitView.Circuits(enabledByDefault, true,
-                page.items().stream().map(CircuitView::withoutHeldJobs).toList(), page.nextCursor());
+        List<CircuitView> items = page.items().stream()
+                .map(c -> scope.isOperator() ? CircuitView.of(c, originRates.get(c.origin()))
+                        : CircuitView.withoutHeldJobs(c, originRates.get(c.origin())))
+                .toList();
+        return new CircuitView.Circuits(enabledByDefault, true, items, page.nextCursor(), limits);
     }
 }

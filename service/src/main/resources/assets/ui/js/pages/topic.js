@@ -1,10 +1,11 @@
-// One topic: counters, settings, pause/resume, per-minute history (delivered/failed/dead, lateness p50/p99), the
+// One topic: counters, settings (a form to change them, for an admin), pause/resume, per-minute history (delivered/failed/dead, lateness p50/p99), the
 // forecast of jobs falling due, the leases in flight, and its recurring schedules (read every 5 s). Counters and leases poll every 2 s; history and forecast,
 // which move by the minute, at most every 15 s.
-import { h, replace, num, time, relative, table, emptyRow, routeLink, callbackText } from '../dom.js';
+import { h, replace, num, time, relative, table, emptyRow, routeLink, callbackText, rateText } from '../dom.js';
 import { get, put, path, query } from '../api.js';
 import { Live, Cached } from '../live.js';
 import { lineChart, barChart, legend } from '../charts.js';
+import { settingsForm } from '../settings-form.js';
 
 const SLOW_MAX_AGE_MS = 15000;
 const SCHEDULES_MAX_AGE_MS = 5000;
@@ -28,6 +29,11 @@ export function mount(root, { topic }, ctx) {
   const leases = h('div', { testid: 'leases' });
   const schedules = h('div', { testid: 'schedules' });
   let current = null;
+  // Changing settings needs the admin role: other tokens get no form at all (the API would refuse it anyway).
+  const editor = ctx.can.admin ? settingsForm(base, (t) => {
+    ctx.clearError();
+    renderTopic(current = t);
+  }) : null;
 
   replace(root,
     h('h1', {}, h('span', { testid: 'topic-name' }, topic), badge, h('span', { class: 'grow' }),
@@ -40,6 +46,8 @@ export function mount(root, { topic }, ctx) {
     h('div', { class: 'split' },
       h('section', { 'aria-label': 'Leases in flight' }, h('h2', {}, 'Leases in flight'), leases),
       h('section', { class: 'card', 'aria-label': 'Settings' }, h('h2', {}, 'Settings'), settings)),
+    h('section', { class: 'card', 'aria-label': 'Change settings' }, h('h2', {}, 'Change settings'),
+      editor ? editor.form : h('p', { class: 'muted', testid: 'settings-read-only' }, 'Changing settings needs the admin role.')),
     h('section', { 'aria-label': 'Recurring schedules' }, h('h2', {}, 'Recurring schedules'), schedules));
 
   toggle.addEventListener('click', async () => {
@@ -89,7 +97,9 @@ export function mount(root, { topic }, ctx) {
       count('Dead', 'dead', t.dead), count('Succeeded', 'succeeded', t.succeeded),
       h('div', { class: 'count' }, h('div', { class: 'n small' }, t.nextRunAt ? `${time(t.nextRunAt)} (${relative(t.nextRunAt)})` : '—'), h('div', { class: 'l' }, 'Next run')));
     const s = t.settings || {};
-    const row = (label, value) => [h('dt', {}, label), h('dd', {}, value === undefined || value === null ? h('span', { class: 'muted' }, 'service default') : value)];
+    const row = (label, value, none = 'service default') => [h('dt', {}, label),
+      h('dd', { testid: `settings-${label}` }, value === undefined || value === null ? h('span', { class: 'muted' }, none) : value)];
+    const text = (v) => (v === undefined || v === null ? null : String(v));
     replace(settings,
       row('paused', String(paused)),
       row('callback', callbackText(s.callback)),
@@ -97,7 +107,15 @@ export function mount(root, { topic }, ctx) {
       row('maxAttempts', s.maxAttempts),
       row('backoff', s.backoff ? JSON.stringify(s.backoff) : null),
       row('timeout', s.timeout),
-      row('archiveSucceeded', s.archiveSucceeded === undefined ? null : String(s.archiveSucceeded)));
+      row('rateLimit', rateText(s.rateLimit), 'none'),
+      row('expiresAfter', s.expiresAfter, 'none'),
+      row('noRetryStatuses', s.noRetryStatuses && s.noRetryStatuses.length ? s.noRetryStatuses.join(', ') : null, 'none'),
+      row('breaker', s.breaker ? JSON.stringify(s.breaker) : null),
+      row('asyncAck', text(s.asyncAck)),
+      row('asyncAckTimeout', s.asyncAckTimeout),
+      row('errorBodies', text(s.errorBodies)),
+      row('archiveSucceeded', text(s.archiveSucceeded)));
+    if (editor) editor.fill(s);
   }
 
   function renderHistory(minutes) {
