@@ -21,6 +21,7 @@ import io.delayq.service.history.TopicActivity;
 import io.delayq.service.http.Times;
 import io.dropwizard.util.Duration;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -189,10 +190,27 @@ public final class JobScheduler {
             throw new IllegalArgumentException("send exactly one of delayMs and runAt, e.g. {\"delayMs\": 60000}");
         }
         if (request.delayMs() != null) {
-            return store.reschedule(ref, rules.checkDelay(request.delayMs()), null);
+            long delayMs = rules.checkDelay(request.delayMs());
+            refuseBeyondExpiry(ref, System.currentTimeMillis() + delayMs);
+            return store.reschedule(ref, delayMs, null);
         }
         long runAtMs = rules.checkRunAt(Times.parseRfc3339("runAt", request.runAt()), System.currentTimeMillis());
+        refuseBeyondExpiry(ref, runAtMs);
         return store.reschedule(ref, null, runAtMs);
+    }
+
+    /**
+     * A job moved past its own {@code expiresAt} would never be delivered (the reserve would end it as EXPIRED), so the
+     * move is refused, as an {@code expiresAt} before the run time is at enqueue. A job's {@code expiresAt} never
+     * changes once it is stored, so reading it first leaves no race with the reschedule itself.
+     */
+    private void refuseBeyondExpiry(JobRef ref, long runAtMs) {
+        Long expiresAt = store.find(ref).map(Job::expiresAt).orElse(null);
+        if (expiresAt != null && runAtMs > expiresAt) {
+            throw new IllegalArgumentException("the new run time " + Instant.ofEpochMilli(runAtMs) + " is after the"
+                    + " job's expiresAt " + Instant.ofEpochMilli(expiresAt) + ": it would never be delivered; move it to"
+                    + " before its expiry, or cancel it");
+        }
     }
 
     public static JobRef check(JobRef ref) {

@@ -189,6 +189,19 @@ class ExpiryAndNoRetryTest {
                 + Instant.now().plusSeconds(30) + "\"}"), "expiresAt");
         assertThat(admin.get(jobs + "/a").status()).isEqualTo(404);
 
+        // moved past its own expiry, a job would never be delivered: refused, and the job keeps its run time
+        Answer kept = admin.post(jobs, "{\"id\": \"e\", \"payload\": {}, \"runAt\": \"" + runAt + "\","
+                + " \"expiresAt\": \"" + runAt.plus(Duration.ofHours(1)) + "\"}");
+        assertThat(kept.status()).as(kept.toString()).isEqualTo(201);
+        refused(admin.post(jobs + "/e/reschedule", "{\"runAt\": \"" + runAt.plus(Duration.ofHours(2)) + "\"}"),
+                "expiresAt");
+        refused(admin.post(jobs + "/e/reschedule", "{\"delayMs\": " + Duration.ofDays(2).toMillis() + "}"),
+                "expiresAt");
+        assertThat(Instant.parse(admin.get(jobs + "/e").json().path("runAt").asText())).isEqualTo(runAt);
+        Answer within = admin.post(jobs + "/e/reschedule", "{\"runAt\": \"" + runAt.plus(Duration.ofMinutes(30))
+                + "\"}");
+        assertThat(within.status()).as("a move before the expiry: %s", within).isEqualTo(200);
+
         refused(admin.put("/v1/topics/" + topic, "{\"noRetryStatuses\": [200]}"), "noRetryStatuses");
         refused(admin.put("/v1/topics/" + topic, "{\"noRetryStatuses\": [410, 99]}"), "noRetryStatuses");
         refused(admin.put("/v1/topics/" + topic, "{\"expiresAfter\": \"10ms\"}"), "expiresAfter");
