@@ -11,7 +11,11 @@ package io.delayq.core;
  *   <li>{@link #LEASED} → {@link #SCHEDULED} by {@code nack} with attempts left, a held {@code nack},
  *       {@code expireLeases} (before the last attempt, and once on it), or {@code reschedule};</li>
  *   <li>{@link #LEASED} → {@link #DEAD} by {@code nack} of the last attempt or with a {@linkplain Failure#dead dead}
- *       failure, or by {@code expireLeases} when the last attempt's lease expires a second time;</li>
+ *       failure, or by {@code expireLeases} when the last attempt's lease expires a second time; and, with cause
+ *       {@code EXPIRED}, by {@code nack} or {@code expireLeases} when the job's {@code expiresAt} has passed or its
+ *       next run time would come after it;</li>
+ *   <li>{@link #SCHEDULED} → {@link #DEAD} (cause {@code EXPIRED}) by {@code reserve} or the expiry sweep, for a due
+ *       job whose {@code expiresAt} has passed: it is not delivered;</li>
  *   <li>{@link #LEASED} → {@link #CANCELLED} by {@code cancel};</li>
  *   <li>{@link #DEAD}: replaying its dead letter schedules a <em>new</em> job; this one stays dead.</li>
  * </ul>
@@ -43,7 +47,8 @@ public enum JobState {
     /** Delivered and acknowledged ({@link JobStore#ack} of its lease). Final. */
     SUCCEEDED,
     /**
-     * Given up, from {@link #LEASED}: its last attempt failed ({@link JobStore#nack}), a {@code nack} said
+     * Given up, from {@link #LEASED} (or from {@link #SCHEDULED} when its {@code expiresAt} passed before it was
+     * delivered: cause {@code EXPIRED}): its last attempt failed ({@link JobStore#nack}), a {@code nack} said
      * {@linkplain Failure#dead dead} (the service's, for a job due for push delivery with no callback left, neither
      * its own nor its topic's; a store's, for a job whose stored form this version cannot decode), or its last
      * attempt's lease expired a second time (the outcome is unknown; see
