@@ -60,6 +60,7 @@ class BenchHarnessTest {
      * when node and npm are on the PATH (their packages are installed by npm ci on first use), W1–W3 and the churn.
      */
     @Test
+    @Tag("slow") // ~55 s: a PostgreSQL, graphile-worker and pg-boss (npm ci on a first run) at --tiny size
     void aTinyPostgresRunWritesItsTablesTheJsonAndTheCharts(@TempDir Path out) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         ReportWriter.Written w = BenchMain.run(new PrintStream(log, true, StandardCharsets.UTF_8),
