@@ -34,7 +34,8 @@ public record CircuitPage(boolean enabled, boolean kept, List<Circuit> items, St
      * @param state               {@code OPEN} (jobs held, probes test the origin) or {@code CLOSED}
      * @param nextProbeAt         while open: when the next probe may go
      * @param probeIntervalMs     while open: the current wait between probes
-     * @param heldJobs            distinct jobs held for the origin (all instances)
+     * @param heldJobs            distinct jobs held for the origin (all instances); for a tenant's token, of its own
+     *                            topics only
      * @param rateLimit           the origin's configured rate limit, {@code null} for none
      */
     @JsonIgnoreProperties(ignoreUnknown = true)

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
 
@@ -15,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What every store's {@link CircuitBreakers} promises beyond {@link JobStoreContract}'s circuit tests (issue 26): the
- * held-jobs count is the number of distinct jobs held (finding 7). Run against a real backend by each store module;
- * each test uses origins of its own.
+ * held-jobs count is the number of distinct jobs held (finding 7), and so are its counts by topic (issue "many
+ * teams"). Run against a real backend by each store module; each test uses origins of its own.
  */
 public abstract class CircuitBreakersContract {
 
@@ -72,6 +73,78 @@ public abstract class CircuitBreakersContract {
         assertThat(breakers.heldJobs(origin, 10)).isEmpty();
     }
 
+    // ---------------------------------------------------------------- by topic (issue "many teams")
+
+    private List<JobRef> jobsOf(String topic, String prefix, int n) {
+        return IntStream.range(0, n).mapToObj(i -> new JobRef(topic, prefix + "-" + i)).toList();
+    }
+
+    @Test
+    void theHeldJobsAreCountedByTopicOnceEachAndNeverBelowZero() {
+        String origin = origin("by-topic");
+        String orders = "orders-" + run;
+        String invoices = "invoices-" + run;
+        breakers.recordFailure(origin, new BreakerPolicy(true, 1, 60_000, 60_000, 10));
+        List<JobRef> ofOrders = jobsOf(orders, "o", 3);
+        List<JobRef> ofInvoices = jobsOf(invoices, "i", 2);
+        assertThat(breakers.heldByTopic(origin)).as("nothing held yet").isEmpty();
+
+        breakers.updateHeld(origin, List.of(ofOrders.get(0), ofInvoices.get(0), ofOrders.get(1), ofOrders.get(2),
+                ofInvoices.get(1)), List.of());
+        breakers.updateHeld(origin, ofOrders.subList(0, 2), List.of()); // held again as they came back: once each
+        breakers.updateHeld(origin, List.of(ofOrders.get(2), ofOrders.get(2)), List.of()); // twice in one change
+        assertThat(breakers.heldByTopic(origin)).isEqualTo(Map.of(orders, 3L, invoices, 2L));
+        assertThat(breakers.circuit(origin).heldJobs()).as("the counts add up to the circuit's").isEqualTo(5);
+
+        breakers.updateHeld(origin, List.of(), List.of(ofOrders.get(0)));
+        breakers.updateHeld(origin, List.of(), List.of(ofOrders.get(0))); // released twice (two instances saw it)
+        breakers.updateHeld(origin, List.of(), jobsOf(orders, "never", 2)); // never held, of a topic with some held
+        breakers.updateHeld(origin, List.of(), jobsOf("elsewhere-" + run, "never", 1)); // of a topic with none
+        assertThat(breakers.heldByTopic(origin)).isEqualTo(Map.of(orders, 2L, invoices, 2L));
+
+        breakers.updateHeld(origin, List.of(), ofInvoices);
+        breakers.updateHeld(origin, List.of(), ofInvoices); // again, at zero: not below it
+        assertThat(breakers.heldByTopic(origin)).as("a topic with none held is left out")
+                .isEqualTo(Map.of(orders, 2L));
+        breakers.updateHeld(origin, ofInvoices.subList(0, 1), List.of());
+        assertThat(breakers.heldByTopic(origin)).as("held again after its count went to zero, counted from there")
+                .isEqualTo(Map.of(orders, 2L, invoices, 1L));
+
+        breakers.updateHeld(origin, List.of(), List.of(ofOrders.get(0), ofOrders.get(1), ofOrders.get(2),
+                ofInvoices.get(0), ofInvoices.get(0)));
+        assertThat(breakers.heldByTopic(origin)).isEmpty();
+        assertThat(breakers.circuit(origin).heldJobs()).isZero();
+    }
+
+    @Test
+    void anOriginWithoutHeldJobsHasNoCountsByTopic() {
+        String origin = origin("by-topic-none");
+        assertThat(breakers.heldByTopic(origin)).as("no record at all").isEmpty();
+        breakers.updateHeld(origin, List.of(), jobs("x", 2));
+        assertThat(breakers.heldByTopic(origin)).as("only releases").isEmpty();
+    }
+
+    @Test
+    void theCountsByTopicGoWithTheForgottenCircuit() throws InterruptedException {
+        String origin = origin("by-topic-idle");
+        breakers.recordFailure(origin, new BreakerPolicy(true, 1, 60_000, 60_000, 10));
+        List<JobRef> held = jobsOf("gone-" + run, "g", 2);
+        breakers.updateHeld(origin, held, List.of());
+        breakers.recordSuccess(origin); // closed, its two held jobs never came back
+        assertThat(breakers.heldByTopic(origin)).isEqualTo(Map.of("gone-" + run, 2L));
+        Thread.sleep(1_500);
+
+        assertThat(breakers.expireIdle(1_000, 100_000)).isGreaterThanOrEqualTo(1);
+
+        assertThat(breakers.circuit(origin)).isEqualTo(OriginCircuit.closed(origin));
+        assertThat(breakers.heldByTopic(origin)).as("the counts go with the held set").isEmpty();
+        breakers.updateHeld(origin, held.subList(0, 1), List.of());
+        assertThat(breakers.heldByTopic(origin)).as("held again: counted afresh, nothing left over")
+                .isEqualTo(Map.of("gone-" + run, 1L));
+        breakers.updateHeld(origin, List.of(), held);
+        assertThat(breakers.heldByTopic(origin)).isEmpty();
+    }
+
     @Test
     void releasingJobsOfAnOriginWithoutARecordCreatesNone() {
         String origin = origin("none");
@@ -87,9 +160,11 @@ public abstract class CircuitBreakersContract {
                 new JobRef("a", "b/c"));
         breakers.updateHeld(origin, tricky, List.of());
         assertThat(breakers.circuit(origin).heldJobs()).isEqualTo(4);
+        assertThat(breakers.heldByTopic(origin)).isEqualTo(Map.of("a", 2L, "a:b", 1L, "a/b", 1L));
         assertThat(breakers.heldJobs(origin, 10)).containsExactlyInAnyOrderElementsOf(tricky);
         breakers.updateHeld(origin, List.of(), List.of(new JobRef("a", "b:c")));
         assertThat(breakers.heldJobs(origin, 10)).hasSize(3).doesNotContain(new JobRef("a", "b:c"));
+        assertThat(breakers.heldByTopic(origin)).isEqualTo(Map.of("a", 1L, "a:b", 1L, "a/b", 1L));
     }
 
     // ---------------------------------------------------------------- bounds (finding 5)

@@ -53,6 +53,14 @@ interface BreakerStatements {
     record HeldRow(@ColumnName("topic") String topic, @ColumnName("job_id") String jobId) {
     }
 
+    @SqlQuery("breaker_held_by_topic")
+    @RegisterConstructorMapper(TopicHeld.class)
+    List<TopicHeld> heldByTopic(@Bind("origin") String origin);
+
+    /** A row of {@code breaker_held_by_topic}. */
+    record TopicHeld(@ColumnName("topic") String topic, @ColumnName("held") long held) {
+    }
+
     @SqlQuery("breaker_circuit")
     Optional<OriginCircuit> circuit(@Bind("origin") String origin);
 

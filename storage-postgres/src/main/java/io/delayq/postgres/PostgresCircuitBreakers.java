@@ -8,7 +8,9 @@ import org.jdbi.v3.core.Jdbi;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The circuits of callback origins in {@code delayq_circuits} (V9), shared by every instance on the database: each
@@ -82,6 +84,15 @@ final class PostgresCircuitBreakers implements CircuitBreakers {
         }
         return PostgresCalls.call("read the jobs held for " + origin, () -> statements.heldJobs(origin, limit))
                 .stream().map(r -> new JobRef(r.topic(), r.jobId())).toList();
+    }
+
+    @Override
+    public Map<String, Long> heldByTopic(String origin) {
+        Objects.requireNonNull(origin, "origin");
+        Map<String, Long> out = new TreeMap<>();
+        PostgresCalls.call("read the jobs held for " + origin + " by topic", () -> statements.heldByTopic(origin))
+                .forEach(row -> out.put(row.topic(), row.held()));
+        return out;
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The circuits of callback origins in Redis: one HASH, {@link RedisKeys#CIRCUITS}, origin → record
@@ -92,6 +93,29 @@ final class RedisCircuitBreakers implements CircuitBreakers {
         return out;
     }
 
+    /** One HGETALL of the counts {@code breaker_held} keeps beside the held set; its field {@code ""} is no topic. */
+    @Override
+    public Map<String, Long> heldByTopic(String origin) {
+        Objects.requireNonNull(origin, "origin");
+        Map<String, String> fields = calls.call("read the held jobs of " + origin + " by topic",
+                () -> calls.client().hgetAll(RedisKeys.heldByTopic(origin)));
+        Map<String, Long> out = new TreeMap<>();
+        fields.forEach((topic, count) -> {
+            if (!topic.isEmpty()) {
+                try {
+                    long n = Long.parseLong(count);
+                    if (n > 0) {
+                        out.put(topic, n);
+                    }
+                } catch (NumberFormatException damaged) {
+                    LOG.warn("The count of {} in {} cannot be read ({}); left out", topic,
+                            RedisKeys.heldByTopic(origin), count);
+                }
+            }
+        });
+        return out;
+    }
+
     @Override
     public OriginCircuit circuit(String origin) {
         Objects.requireNonNull(origin, "origin");
@@ -129,7 +153,8 @@ final class RedisCircuitBreakers implements CircuitBreakers {
     public int expireIdle(long idleMs, int max) {
         indexMissing();
         Object forgotten = calls.call("forget idle circuits", () -> calls.scripts().eval(Op.BREAKER_EXPIRE, KEYS,
-                List.of(Long.toString(idleMs), Integer.toString(max), RedisKeys.HELD_PREFIX)));
+                List.of(Long.toString(idleMs), Integer.toString(max), RedisKeys.HELD_PREFIX,
+                        RedisKeys.HELD_BY_TOPIC_PREFIX)));
         return ((Long) forgotten).intValue();
     }
 
@@ -193,6 +218,7 @@ final class RedisCircuitBreakers implements CircuitBreakers {
     private static List<String> heldKeys(String origin) {
         List<String> keys = new ArrayList<>(KEYS);
         keys.add(RedisKeys.held(origin));
+        keys.add(RedisKeys.heldByTopic(origin));
         return keys;
     }
 

@@ -46,6 +46,17 @@ final class RedisKeys {
     }
 
     static final String HELD_PREFIX = "dq:held:{" + CIRCUITS + "}:";
+
+    /**
+     * HASH of the jobs held for one callback origin by topic (topic → count; field {@code ""}: since when it counts,
+     * ms), kept by {@code breaker_held} from the changes to {@link #held} and deleted with it: what
+     * {@code CircuitBreakers.heldByTopic} reads without going through the set. Same hash tag, so the same slot.
+     */
+    static String heldByTopic(String origin) {
+        return HELD_BY_TOPIC_PREFIX + origin;
+    }
+
+    static final String HELD_BY_TOPIC_PREFIX = "dq:held-topics:{" + CIRCUITS + "}:";
     /** ZSET of the origins with a circuit (score 0: origin order, the paged listing); {@code lua/lib/breaker.lua}. */
     static final String CIRCUIT_ORIGINS = "dq:circuit-origins:{" + CIRCUITS + "}";
     /** ZSET origin → its circuit's last change, ms (the expiry of idle closed circuits). */

@@ -1,5 +1,6 @@
 package io.delayq.redis;
 
+import io.delayq.core.JobRef;
 import io.delayq.core.breaker.BreakerPolicy;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.breaker.OriginCircuit;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,7 +29,7 @@ class RedisCircuitBreakersTest {
         for (String index : List.of(RedisKeys.CIRCUIT_ORIGINS, RedisKeys.CIRCUIT_CHANGES, RedisKeys.CIRCUITS_NOTABLE)) {
             raw.redis().zrem(index, origin, origin + "-2"); // as the scripts forget a circuit: the record and its index
         }
-        raw.redis().del(RedisKeys.held(origin));
+        raw.redis().del(RedisKeys.held(origin), RedisKeys.heldByTopic(origin));
         store.close();
         raw.close();
     }
@@ -65,6 +67,39 @@ class RedisCircuitBreakersTest {
         breakers.updateHeld(origin, jobs(2), List.of());
         assertThat(breakers.circuit(origin).heldJobs()).isEqualTo(2);
         assertThat(breakers.circuit(origin).isOpen()).isFalse();
+    }
+
+    /**
+     * A held set written by the version before the counts by topic: its members count for no topic, and their release
+     * lowers no count (the counts start at the upgrade), while the circuit's own count is the set's size as before.
+     */
+    @Test
+    void membersHeldBeforeTheCountsByTopicExistedCountForNoTopic() {
+        long before = System.currentTimeMillis() - 60_000;
+        raw.redis().zadd(RedisKeys.held(origin), before, JobRefs.member(new JobRef("t", "old-0")));
+        raw.redis().zadd(RedisKeys.held(origin), before, JobRefs.member(new JobRef("t", "old-1")));
+
+        breakers.updateHeld(origin, List.of(new JobRef("t", "new-0")), List.of());
+        assertThat(breakers.heldByTopic(origin)).isEqualTo(Map.of("t", 1L));
+        assertThat(breakers.circuit(origin).heldJobs()).isEqualTo(3);
+
+        breakers.updateHeld(origin, List.of(), List.of(new JobRef("t", "old-0")));
+        assertThat(breakers.heldByTopic(origin)).as("an old member's release leaves the new one counted")
+                .isEqualTo(Map.of("t", 1L));
+        breakers.updateHeld(origin, List.of(), List.of(new JobRef("t", "new-0")));
+        breakers.updateHeld(origin, List.of(), List.of(new JobRef("t", "new-0"), new JobRef("t", "old-1")));
+        assertThat(breakers.heldByTopic(origin)).isEmpty();
+        assertThat(breakers.circuit(origin).heldJobs()).isZero();
+        assertThat(raw.redis().exists(RedisKeys.heldByTopic(origin))).as("gone with the emptied set").isFalse();
+    }
+
+    /** Counts beside no set (the set deleted by an earlier version's sweep during a rolling upgrade) count nothing. */
+    @Test
+    void countsLeftWithoutTheirSetAreDropped() {
+        raw.redis().hset(RedisKeys.heldByTopic(origin), Map.of("", "1", "t", "5", "u", "2"));
+
+        breakers.updateHeld(origin, List.of(new JobRef("t", "j")), List.of());
+        assertThat(breakers.heldByTopic(origin)).isEqualTo(Map.of("t", 1L));
     }
 
     @Test

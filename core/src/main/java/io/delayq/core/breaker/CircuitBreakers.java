@@ -4,6 +4,7 @@ import io.delayq.core.JobRef;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The circuits of callback origins, kept in the store so that every service instance sees the same state: when one
@@ -73,6 +74,17 @@ public interface CircuitBreakers {
      * store (still scheduled, still held?) to release the ones that are not, e.g. when the circuit closes.
      */
     List<JobRef> heldJobs(String origin, int limit);
+
+    /**
+     * The jobs held for the origin by topic (topic → how many; topics with none left out), what a tenant's token is
+     * shown of an origin that other tenants' jobs use too: the sum over its own topics, never the store-wide
+     * {@link OriginCircuit#heldJobs}. Read without going through the held set job by job where the store can (Redis
+     * keeps the counts beside the set, changed with it); never counts a job twice, nor below zero. Empty when none
+     * are held, or the origin has no held set (its circuit forgotten). Where the counts are kept apart from the set,
+     * they start at the upgrade that brought them: a job held before it is in {@link #heldJobs} and in the circuit's
+     * count, but counts for no topic here.
+     */
+    Map<String, Long> heldByTopic(String origin);
 
     /** The origin's circuit, or {@link OriginCircuit#closed} when the store has no record of it. */
     OriginCircuit circuit(String origin);

@@ -15,8 +15,8 @@ import java.util.List;
  *
  * @param state               {@code OPEN}: jobs are held and probes test the origin; {@code CLOSED}: callbacks flow
  * @param consecutiveFailures failed attempts in a row (reset by an answer)
- * @param heldJobs            jobs held for the origin and not yet tried again (all instances); absent for a tenant's
- *                            token (it counts every tenant's jobs)
+ * @param heldJobs            jobs held for the origin and not yet tried again (all instances); for a tenant's token (or
+ *                            an operator viewing a tenant), of that tenant's topics only, never another tenant's
  * @param rateLimit           the origin's configured limit ({@code delivery.originRateLimits}); absent: none, so a
  *                            page shows both reasons a callback may wait (an open circuit, a limit) side by side
  */
@@ -24,18 +24,17 @@ import java.util.List;
 public record CircuitView(String origin, String state, int consecutiveFailures, String openedAt, String closedAt,
                           String nextProbeAt, Long probeIntervalMs, Long heldJobs, RateLimitSpec rateLimit) {
 
+    /** As an operator sees it: the held count of every tenant's jobs. */
     static CircuitView of(OriginCircuit c, Rate rate) {
+        return of(c, rate, c.heldJobs());
+    }
+
+    /** As a tenant sees it: the shared state, with {@code heldJobs} the count of its own held jobs. */
+    static CircuitView of(OriginCircuit c, Rate rate, long heldJobs) {
         boolean open = c.isOpen();
         return new CircuitView(c.origin(), c.state().name(), c.consecutiveFailures(), time(c.openedAt()),
                 time(c.closedAt()), open ? time(c.nextProbeAt()) : null, open ? c.probeIntervalMs() : null,
-                c.heldJobs(), RateLimitSpec.of(rate));
-    }
-
-    /** As a tenant sees it: the shared state, not the count of every tenant's held jobs. */
-    static CircuitView withoutHeldJobs(OriginCircuit c, Rate rate) {
-        CircuitView v = of(c, rate);
-        return new CircuitView(v.origin, v.state, v.consecutiveFailures, v.openedAt, v.closedAt, v.nextProbeAt,
-                v.probeIntervalMs, null, v.rateLimit);
+                heldJobs, RateLimitSpec.of(rate));
     }
 
     private static String time(Long epochMs) {

@@ -29,7 +29,8 @@ import java.util.function.Predicate;
  * {@code admin} and {@code viewer}; 503 when the store cannot be reached.
  *
  * <p>A tenant's token sees the origins its own topics use ({@link TenantOrigins}) in the one state everyone shares,
- * without {@code heldJobs}: that count is of every tenant's jobs together.
+ * with {@code heldJobs} of its own jobs only ({@link TenantHeldJobs}): the circuit's count is of every tenant's jobs
+ * together. An operator (not viewing a tenant) sees that store-wide count.
  *
  * <p>Each circuit carries its origin's configured rate limit ({@code delivery.originRateLimits}), and every page the
  * configured limits the caller may see: the two reasons a callback origin's jobs wait, read in one place.
@@ -82,7 +83,7 @@ public class CircuitsResource {
             return new CircuitView.Circuits(enabledByDefault, false, List.of(), null, List.of());
         }
         Scope scope = Scope.of(caller);
-        // a tenant sees the origins its own jobs use, without the held counts of every tenant's jobs
+        // a tenant sees the origins its own jobs use, with the held count of its own jobs
         Predicate<OriginCircuit> used = scope.isOperator() ? c -> true
                 : TenantOrigins.of(scope, store, archive, System.currentTimeMillis());
         List<CircuitView.OriginRateLimit> limits = originRates.entrySet().stream()
@@ -93,9 +94,10 @@ public class CircuitsResource {
             return new CircuitView.Circuits(enabledByDefault, false, List.of(), null, limits);
         }
         Paging.Page<OriginCircuit> page = Paging.page(after, pageSize, circuits::circuits, OriginCircuit::origin, used);
+        // one store read per listed circuit at most: the page is bounded by limit
         List<CircuitView> items = page.items().stream()
                 .map(c -> scope.isOperator() ? CircuitView.of(c, originRates.get(c.origin()))
-                        : CircuitView.withoutHeldJobs(c, originRates.get(c.origin())))
+                        : CircuitView.of(c, originRates.get(c.origin()), TenantHeldJobs.of(scope, circuits, c)))
                 .toList();
         return new CircuitView.Circuits(enabledByDefault, true, items, page.nextCursor(), limits);
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.delayq.core.Callback;
+import io.delayq.core.JobRef;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.breaker.BreakerPolicy;
 import io.delayq.core.testing.Await;
@@ -157,14 +158,20 @@ class TenantIsolationMatrixTest {
     }
 
     /**
-     * Circuits of an origin alpha's topic calls and one beta's does, as the store keeps them after failures (written
-     * directly: which origins fail is not the point here, who sees them is).
+     * Circuits of an origin alpha's topic calls and one beta's does, as the store keeps them after failures, with jobs
+     * held for them: on beta's origin two of alpha's jobs (with callbacks of their own there) and one of beta's, so
+     * that beta's count there is 1 where the store's is 3 (written directly: which origins fail and which jobs wait is
+     * not the point here, who sees them is).
      */
     private void circuits() throws Exception {
         try (DirectStore direct = DirectStore.of(APP)) {
             var policy = new BreakerPolicy(true, 5, 1_000, 60_000, 10);
             direct.store().circuitBreakers().recordFailure(alphaOrigin, policy);
             direct.store().circuitBreakers().recordFailure(betaOrigin, policy);
+            direct.store().circuitBreakers().updateHeld(betaOrigin, List.of(new JobRef(alphaTopic, "held-a1"),
+                    new JobRef(alphaTopic, "held-a2"), new JobRef(betaTopic, "held-b1")), List.of());
+            direct.store().circuitBreakers().updateHeld(alphaOrigin, List.of(new JobRef(alphaTopic, "held-a3")),
+                    List.of());
             direct.store().updateSettings(alphaTopic, s -> withCallback(s, alphaOrigin + "/cb"));
             direct.store().updateSettings(betaTopic, s -> withCallback(s, betaOrigin + "/cb"));
         }
@@ -174,6 +181,31 @@ class TenantIsolationMatrixTest {
         return new TopicSettings(new Callback(url, Map.of()), s.maxAttempts(), s.backoff(), s.timeoutMs(), s.paused(),
                 s.archiveSucceeded(), s.onDead(), s.breaker(), s.asyncAckTimeoutMs(), s.asyncAck(), s.errorBodies(),
                 s.rateLimit(), s.expiresAfterMs(), s.noRetryStatuses());
+    }
+
+    /** The {@code heldJobs} of the origin's circuit in a circuits page; -1 when it is not listed or has none. */
+    private static long heldJobsOf(Answer page, String origin) {
+        for (JsonNode c : page.json().path("items")) {
+            if (origin.equals(c.path("origin").asText())) {
+                return c.path("heldJobs").asLong(-1);
+            }
+        }
+        return -1;
+    }
+
+    /** The {@code heldJobs} of the origin's circuit as the token sees it, looked for page by page; -1: not listed. */
+    private long heldJobsSeen(String token, String origin) {
+        String cursor = null;
+        for (int pages = 0; pages < 100; pages++) {
+            Answer a = operator.as(token).get("/v1/admin/circuits" + (cursor == null ? "" : "?cursor=" + cursor));
+            long held = heldJobsOf(a, origin);
+            JsonNode next = a.status() == 200 ? a.json().path("nextCursor") : null;
+            if (held != -1 || next == null || !next.isTextual()) {
+                return held;
+            }
+            cursor = next.asText();
+        }
+        return -1;
     }
 
     /** {@code METHOD /path} of every operation of openapi.yaml. */
@@ -296,14 +328,20 @@ class TenantIsolationMatrixTest {
             listedForBeta(op, "?topic=" + alphaTopic, null);
         });
         cases.put("GET /v1/admin/circuits", op -> {
+            // beta's origin holds two of alpha's jobs and one of beta's: beta's count there is its own one
             forEveryBeta(op, null, a -> {
                 if (a.status() == 200) {
-                    soft.assertThat(a.raw().body()).as(op).contains(betaOrigin).doesNotContain("heldJobs");
+                    soft.assertThat(a.raw().body()).as(op).contains(betaOrigin).doesNotContain(alphaOrigin);
+                    soft.assertThat(heldJobsOf(a, betaOrigin)).as(op + ": beta's own held jobs: " + a).isEqualTo(1);
                 }
             });
             seenByOperator("/v1/admin/circuits", alphaOrigin, betaOrigin);
+            soft.assertThat(heldJobsSeen(OPERATOR, betaOrigin)).as("an operator: every tenant's jobs").isEqualTo(3);
+            soft.assertThat(heldJobsSeen(OPERATOR_VIEWER, betaOrigin)).isEqualTo(3);
             soft.assertThat(everyPage("alpha-viewer-token", "/v1/admin/circuits"))
                     .contains(alphaOrigin).doesNotContain(betaOrigin);
+            soft.assertThat(heldJobsSeen("alpha-viewer-token", alphaOrigin)).as("alpha's own held job on its origin")
+                    .isEqualTo(1);
         });
         cases.put("POST /v1/admin/bulk-operations", op -> {
             // an empty filter is beta's topics: its one letter, not alpha's nor the operators'

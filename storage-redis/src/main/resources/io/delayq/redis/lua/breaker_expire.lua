@@ -3,7 +3,8 @@
 -- this origin. An open circuit is never forgotten: its last change is moved to now, so it is looked at again after
 -- another idle period rather than at every call. Atomic, so instances sweeping at once forget each circuit once.
 -- KEYS[1] the circuits HASH, KEYS[2..4] its indexes (lib/breaker.lua)
--- ARGV[1] idle ms, ARGV[2] at most, ARGV[3] the prefix of the held sets' keys (RedisKeys.held; same slot)
+-- ARGV[1] idle ms, ARGV[2] at most, ARGV[3] the prefix of the held sets' keys (RedisKeys.held; same slot), ARGV[4] the
+-- prefix of their counts by topic (RedisKeys.heldByTopic, breaker_held.lua; same slot), which go with them
 -- Returns how many circuits were forgotten
 --#include lib/record.lua
 --#include lib/breaker.lua
@@ -18,7 +19,7 @@ for _, origin in ipairs(idle) do
     redis.call('ZADD', KEYS[3], now, origin)
   else
     forget_circuit(key, origin)
-    redis.call('DEL', ARGV[3] .. origin)
+    redis.call('DEL', ARGV[3] .. origin, ARGV[4] .. origin)
     forgotten = forgotten + 1
   end
 end
