@@ -42,7 +42,7 @@ export function mount(root, params, ctx) {
       h('td', { testid: 'circuit-origin' }, c.origin),
       h('td', {}, h('span', { class: c.state === 'OPEN' ? 'badge badge-bad' : 'badge badge-ok', testid: 'circuit-state' }, c.state)),
       h('td', { class: 'num', testid: 'circuit-failures' }, num(c.consecutiveFailures)),
-      // a tenant's token is not told heldJobs: it counts every tenant's jobs
+      // a tenant's token is told the jobs of its own topics held for the origin; an operator's, every tenant's
       h('td', { class: 'num', testid: 'circuit-held' }, c.heldJobs === undefined ? none('—') : num(c.heldJobs)),
       h('td', { class: 'time' }, c.openedAt ? time(c.openedAt) : none('never')),
       h('td', { class: 'time' }, time(c.closedAt)),
