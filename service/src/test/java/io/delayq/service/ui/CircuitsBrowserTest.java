@@ -17,10 +17,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.util.List;
 
@@ -49,19 +49,17 @@ class CircuitsBrowserTest {
             ConfigOverride.config("delivery.originRateLimits." + ORIGIN + ".perSecond", "5"),
             ConfigOverride.config("delivery.originRateLimits." + ORIGIN + ".burst", "2"),
             ConfigOverride.config("delivery.originRateLimits." + QUIET_ORIGIN + ".perSecond", "0.5"));
-    static ChromeDriver browser;
+
+    @RegisterExtension
+    static final HeadlessChromium.PerClass BROWSER = new HeadlessChromium.PerClass();
 
     @BeforeAll
-    static void startBrowser() {
+    static void answerAsTheTestsNeed() {
         RECEIVER.answer(r -> Reply.status(503));
-        browser = HeadlessChromium.start();
     }
 
     @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
+    static void stopReceiver() {
         RECEIVER.close();
     }
 
@@ -82,7 +80,7 @@ class CircuitsBrowserTest {
             assertThat(job.status()).as(job.toString()).isEqualTo(201);
         }
 
-        Dashboard ui = new Dashboard(browser, base);
+        Dashboard ui = new Dashboard(BROWSER.driver(), base);
         ui.signIn("viewer-token"); // the page is a viewer's as much as an admin's
         ui.go("/circuits");
         By row = By.cssSelector("tr[data-origin='" + ORIGIN + "'][data-testid='circuit-row']");
@@ -96,7 +94,7 @@ class CircuitsBrowserTest {
                         && "3".equals(rows.get(0).findElement(testId("circuit-held")).getText());
             });
             OriginCircuit stored = direct.store().circuitBreakers().circuit(ORIGIN);
-            WebElement shown = browser.findElement(row);
+            WebElement shown = BROWSER.driver().findElement(row);
             assertThat(shown.findElement(testId("circuit-state")).getText()).isEqualTo("OPEN");
             assertThat(shown.findElement(testId("circuit-failures")).getText())
                     .isEqualTo(Integer.toString(stored.consecutiveFailures()));
@@ -109,7 +107,7 @@ class CircuitsBrowserTest {
         ui.awaitThat("both configured origin limits", d -> ui.all("origin-rate-limit-row").size() == 2);
         assertThat(limitRow(ORIGIN).getText()).contains(ORIGIN, "5", "2");
         assertThat(limitRow(QUIET_ORIGIN).getText()).contains(QUIET_ORIGIN, "0.5", "1");
-        assertThat(browser.findElements(By.cssSelector("tr[data-origin='" + QUIET_ORIGIN + "'][data-testid='circuit-row']")))
+        assertThat(BROWSER.driver().findElements(By.cssSelector("tr[data-origin='" + QUIET_ORIGIN + "'][data-testid='circuit-row']")))
                 .as("no circuit is kept for an origin never called").isEmpty();
 
         // the API the page reads says the same
@@ -131,6 +129,6 @@ class CircuitsBrowserTest {
     }
 
     private static WebElement limitRow(String origin) {
-        return browser.findElement(By.cssSelector("tr[data-origin='" + origin + "'][data-testid='origin-rate-limit-row']"));
+        return BROWSER.driver().findElement(By.cssSelector("tr[data-origin='" + origin + "'][data-testid='origin-rate-limit-row']"));
     }
 }

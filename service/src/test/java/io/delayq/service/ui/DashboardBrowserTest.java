@@ -20,11 +20,11 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.time.Duration;
 import java.util.List;
@@ -55,31 +55,28 @@ class DashboardBrowserTest {
     static final long SLOW_MS = 6_000;
     static final Screenshots SCREENSHOTS = Screenshots.fromEnvironment();
 
-    static ChromeDriver browser;
+    @RegisterExtension
+    static final HeadlessChromium.PerClass BROWSER = new HeadlessChromium.PerClass();
 
     private Dashboard ui;
     private Api admin;
 
     @BeforeAll
-    static void startBrowser() {
+    static void answerAsTheTestsNeed() {
         RECEIVER.answer(r -> r.path().startsWith("/fail/") || r.path().startsWith("/flaky/") && FLAKY_FAILS.get()
                 ? Reply.status(500)
                 : r.path().startsWith("/slow/") ? new Reply(200, SLOW_MS, Map.of()) : Reply.ok());
-        browser = HeadlessChromium.start();
     }
 
     @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
+    static void stopReceiver() {
         RECEIVER.close();
     }
 
     @BeforeEach
     void setUp() {
         String base = "http://127.0.0.1:" + APP.getLocalPort();
-        ui = new Dashboard(browser, base);
+        ui = new Dashboard(BROWSER.driver(), base);
         admin = new Api(base, TestApps.ADMIN);
     }
 
@@ -144,7 +141,7 @@ class DashboardBrowserTest {
 
         // the topic page: counters, charts, forecast, a lease in flight, pause and resume
         schedule(topic, "slow-1", "{\"slow\": true}", "/slow/" + topic, "\"delayMs\": 0");
-        browser.findElement(By.cssSelector("tr[data-topic='" + topic + "'] a")).click();
+        BROWSER.driver().findElement(By.cssSelector("tr[data-topic='" + topic + "'] a")).click();
         ui.awaitThat("the topic page of " + topic, d -> topic.equals(ui.text("topic-name")));
         ui.awaitThat("the lease of slow-1 in flight", d -> ui.all("lease-row").stream().anyMatch(r -> r.getText().contains("slow-1")));
         assertThat(ui.text("count-succeeded")).isEqualTo("3");
@@ -152,7 +149,7 @@ class DashboardBrowserTest {
         assertThat(ui.find("lateness-chart").findElements(By.tagName("svg"))).as("lateness chart").hasSize(1);
         ui.awaitThat("the forecast counts the 4 later jobs", d -> ui.text("forecast-total").startsWith("4 jobs due"));
         assertThat(ui.text("settings")).contains("paused").contains("false");
-        SCREENSHOTS.take(browser, "topic");
+        SCREENSHOTS.take(BROWSER.driver(), "topic");
 
         ui.find("pause-toggle").click();
         ui.awaitThat("the paused badge", d -> ui.visible("paused-badge"));
@@ -203,14 +200,14 @@ class DashboardBrowserTest {
         assertThat(ui.find("job-payload").findElements(By.cssSelector("*"))).as("markup in a payload stays text").isEmpty();
         assertThat(ui.script("return window.__xss === undefined")).isEqualTo(true);
         assertThat(ui.find("job-cancel").isEnabled()).as("a dead job cannot be cancelled").isFalse();
-        SCREENSHOTS.take(browser, "job");
+        SCREENSHOTS.take(BROWSER.driver(), "job");
 
         // the whole topic: two failure groups, the HTTP 500 one holding the four orders
         ui.go("/dead-letters?topic=" + topic);
         ui.awaitThat("two failure groups and five letters", d -> ui.all("group-row").size() == 2 && ui.all("letter-row").size() == 5);
         WebElement http500 = groupRow("500");
         assertThat(http500.findElement(testId("group-count")).getText()).isEqualTo("4");
-        SCREENSHOTS.take(browser, "dead-letters");
+        SCREENSHOTS.take(BROWSER.driver(), "dead-letters");
 
         FLAKY_FAILS.set(false);
         ui.markDocument();
@@ -223,7 +220,7 @@ class DashboardBrowserTest {
         assertThat(ui.text("bulk-progress-text")).isEqualTo("4 / 4");
         assertThat(ui.sameDocument()).as("progress came without a reload").isTrue();
         String operation = ui.find("bulk-operation").getAttribute("data-operation");
-        SCREENSHOTS.take(browser, "bulk-operation");
+        SCREENSHOTS.take(BROWSER.driver(), "bulk-operation");
 
         // the replayed jobs are delivered: the receiver, now answering 200, records a replay of each order
         List<Received> replays = RECEIVER.await(r -> r.path().equals("/flaky/" + topic) && r.id().contains(":r"), 4,
@@ -233,11 +230,11 @@ class DashboardBrowserTest {
         assertThat(RECEIVER.received(r -> r.path().equals("/hook"))).as("the other group was not replayed").isEmpty();
 
         ui.go("/operations");
-        ui.awaitThat("the operation is listed as done", d -> browser.findElements(
+        ui.awaitThat("the operation is listed as done", d -> BROWSER.driver().findElements(
                 By.cssSelector("tr[data-operation='" + operation + "'][data-state='done']")).size() == 1);
-        assertThat(browser.findElement(By.cssSelector("tr[data-operation='" + operation + "']")).getText())
+        assertThat(BROWSER.driver().findElement(By.cssSelector("tr[data-operation='" + operation + "']")).getText())
                 .contains("replay").contains("4 / 4");
-        SCREENSHOTS.take(browser, "operations");
+        SCREENSHOTS.take(BROWSER.driver(), "operations");
     }
 
     @Test
@@ -313,16 +310,16 @@ class DashboardBrowserTest {
         WebElement newest = ui.all("audit-row").stream()
                 .filter(r -> r.findElement(testId("audit-target")).getText().equals(topic)).findFirst().orElseThrow();
         assertThat(newest.findElement(testId("audit-actor")).getText()).as("the token's name").isEqualTo("admin");
-        SCREENSHOTS.take(browser, "audit");
+        SCREENSHOTS.take(BROWSER.driver(), "audit");
 
         ui.go("/"); // the overview, for docs/dashboard.md, once the earlier tests have left their topics
         ui.awaitThat("the overview", d -> !ui.text("updated").isEmpty());
-        SCREENSHOTS.take(browser, "overview");
+        SCREENSHOTS.take(BROWSER.driver(), "overview");
     }
 
     /**
      * A dead letter stored under the id ".." (by an earlier version: the API refuses such names now) offers no
-     * per-letter replay or purge and no job link: its URL would be /dead-letters/{topic}/../replay, which the browser
+     * per-letter replay or purge and no job link: its URL would be /dead-letters/{topic}/../replay, which the BROWSER.driver()
      * folds into a bulk replay of every topic. The page's own URL builder refuses the name; the letter is reached
      * through the filters instead.
      */
@@ -465,12 +462,12 @@ class DashboardBrowserTest {
         ui.go("/topics/" + topic);
         ui.awaitThat("the topic's settings", d -> ui.text("settings").contains("X-Topic-Key"));
         assertThat(ui.text("settings")).contains("X-Topic-Key: ********").doesNotContain("topic-secret-9");
-        assertThat(browser.getPageSource()).doesNotContain("secret-9");
+        assertThat(BROWSER.driver().getPageSource()).doesNotContain("secret-9");
     }
 
     /**
      * The dashboard works under its Content-Security-Policy (its own scripts and styles only): every page, a bulk
-     * confirmation and a running operation render, and the browser reports no violation.
+     * confirmation and a running operation render, and the BROWSER.driver() reports no violation.
      */
     @Test
     @Order(11)

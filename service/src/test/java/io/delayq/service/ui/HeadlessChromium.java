@@ -1,5 +1,8 @@
 package io.delayq.service.ui;
 
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -32,5 +35,31 @@ final class HeadlessChromium {
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
         return driver;
+    }
+
+    /**
+     * One browser for a test class: started before its first test, quit after its last
+     * ({@code @RegisterExtension static final HeadlessChromium.PerClass CHROMIUM = new HeadlessChromium.PerClass();}).
+     * The class's {@code @RequiresProgram} conditions are evaluated first, so without Chromium nothing is started.
+     */
+    static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+        private ChromeDriver driver;
+
+        @Override
+        public void beforeAll(ExtensionContext context) {
+            driver = start();
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) {
+            if (driver != null) {
+                driver.quit();
+                driver = null;
+            }
+        }
+
+        ChromeDriver driver() {
+            return driver;
+        }
     }
 }

@@ -5,12 +5,10 @@ import io.delayq.service.support.Api;
 import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.util.List;
 
@@ -24,19 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ScheduleDashboardBrowserTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
-    static ChromeDriver browser;
+    @RegisterExtension
+    static final HeadlessChromium.PerClass BROWSER = new HeadlessChromium.PerClass();
 
-    @BeforeAll
-    static void startBrowser() {
-        browser = HeadlessChromium.start();
-    }
 
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
 
     @Test
     void theTopicPageListsItsSchedulesWithTheirNextAndLastFires() {
@@ -48,7 +37,7 @@ class ScheduleDashboardBrowserTest {
         assertThat(producer.put("/v1/topics/" + topic + "/schedules/tick", "{\"cron\":\"* * * * * *\","
                 + "\"job\":{\"payload\":{}}}").status()).isEqualTo(201);
 
-        Dashboard ui = new Dashboard(browser, base);
+        Dashboard ui = new Dashboard(BROWSER.driver(), base);
         ui.signIn("viewer-token");
         ui.go("/topics/" + topic);
         ui.awaitThat("two schedules, tick with a fire", d -> {

@@ -9,15 +9,13 @@ import io.delayq.testing.RequiresProgram;
 import io.dropwizard.testing.ResourceHelpers;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.Select;
 
 import java.util.List;
@@ -44,28 +42,19 @@ class TenantsBrowserTest {
     static final String TENANT_PRODUCER = "cfgteam-producer-token";
     /** The signing secret's value in tenancy-test-config.yml: never on any page. */
     static final String SECRET = "cfgteam-secret-0123456789";
-    static ChromeDriver browser;
+    @RegisterExtension
+    static final HeadlessChromium.PerClass BROWSER = new HeadlessChromium.PerClass();
 
     private Dashboard ui;
     private String tenantTopic;
     private String operatorTopic;
 
-    @BeforeAll
-    static void startBrowser() {
-        browser = HeadlessChromium.start();
-    }
 
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
 
     @BeforeEach
     void setUp() {
         String base = "http://127.0.0.1:" + APP.getLocalPort();
-        ui = new Dashboard(browser, base);
+        ui = new Dashboard(BROWSER.driver(), base);
         tenantTopic = TENANT + "." + TestApps.topic();
         operatorTopic = TestApps.topic();
         schedule(new Api(base, TENANT_PRODUCER), tenantTopic);
@@ -80,14 +69,14 @@ class TenantsBrowserTest {
         ui.go("/tenants");
         By row = By.cssSelector("tr[data-tenant='" + TENANT + "']");
         ui.awaitThat("the row of " + TENANT, d -> !d.findElements(row).isEmpty());
-        WebElement tenant = browser.findElement(row);
+        WebElement tenant = BROWSER.driver().findElement(row);
         assertThat(tenant.findElement(testId("tenant-topics")).getText()).isEqualTo("cfgteam.*");
         assertThat(tenant.findElement(testId("tenant-weight")).getText()).isEqualTo("2");
         assertThat(tenant.findElement(testId("tenant-quotas")).getText()).isEqualTo("maxPayloadBytes 200");
         assertThat(tenant.findElement(testId("tenant-use")).getText()).matches("\\d+ topics? · \\d+ pending jobs?")
                 .doesNotStartWith("0 ");
         assertThat(tenant.findElement(testId("tenant-secrets")).getText()).isEqualTo("ids 2026-11");
-        assertThat(browser.getPageSource()).as("a secret's value is never shown").doesNotContain(SECRET);
+        assertThat(BROWSER.driver().getPageSource()).as("a secret's value is never shown").doesNotContain(SECRET);
 
         // an operator's viewer may not list tenants: no picker, no page in the menu
         ui.signIn("viewer-token");

@@ -6,12 +6,10 @@ import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -25,27 +23,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(DropwizardExtensionsSupport.class)
 class TopicJobsBrowserTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
-    static ChromeDriver browser;
+    @RegisterExtension
+    static final HeadlessChromium.PerClass BROWSER = new HeadlessChromium.PerClass();
 
     private Dashboard ui;
     private Api admin;
 
-    @BeforeAll
-    static void startBrowser() {
-        browser = HeadlessChromium.start();
-    }
 
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
 
     @BeforeEach
     void setUp() {
         String base = "http://127.0.0.1:" + APP.getLocalPort();
-        ui = new Dashboard(browser, base);
+        ui = new Dashboard(BROWSER.driver(), base);
         admin = new Api(base, TestApps.ADMIN);
     }
 

@@ -10,14 +10,12 @@ import io.delayq.service.support.TestApps;
 import io.delayq.testing.RequiresProgram;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.util.Map;
 
@@ -35,19 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @RequiresProgram(value = HeadlessChromium.CHROMEDRIVER, debianPackage = "chromium-driver")
 class TopicSettingsBrowserTest {
     static final DropwizardAppExtension<DelayqConfiguration> APP = TestApps.app();
-    static ChromeDriver browser;
+    @RegisterExtension
+    static final HeadlessChromium.PerClass BROWSER = new HeadlessChromium.PerClass();
 
-    @BeforeAll
-    static void startBrowser() {
-        browser = HeadlessChromium.start();
-    }
 
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
 
     @Test
     void anAdminChangesTheRateLimitAndNoRetryStatusesAndABadValueChangesNothing() throws Exception {
@@ -60,13 +49,13 @@ class TopicSettingsBrowserTest {
                 .formatted(secret));
         assertThat(put.status()).as(put.toString()).isEqualTo(200);
 
-        Dashboard ui = new Dashboard(browser, base);
+        Dashboard ui = new Dashboard(BROWSER.driver(), base);
         ui.signIn(TestApps.ADMIN);
         ui.go("/topics/" + topic);
         ui.awaitThat("the form filled with the topic's settings", d -> "7".equals(value(ui, "setting-maxAttempts")));
         assertThat(value(ui, "setting-callback-url")).isEqualTo("http://127.0.0.1:9/hook-a");
         assertThat(value(ui, "setting-callback-headers")).as("header values are write-only").isEqualTo("X-Key: ********");
-        assertThat(browser.getPageSource()).doesNotContain(secret);
+        assertThat(BROWSER.driver().getPageSource()).doesNotContain(secret);
 
         type(ui, "setting-rateLimit-perSecond", "20");
         type(ui, "setting-rateLimit-burst", "4");
