@@ -3,10 +3,12 @@ package io.delayq.service.bulk;
 import io.delayq.core.Job;
 import io.delayq.core.JobStore;
 import io.delayq.core.archive.BulkOperation;
+import io.delayq.service.jobs.ExpiresAt;
 
 /**
  * What a bulk operation on jobs does to each listed job: cancel it, run it now, or move its run time to {@code runAt}
- * or by {@code shiftMs} from the run time it had when listed.
+ * or by {@code shiftMs} from the run time it had when listed. A job that the move would take past its own
+ * {@code expiresAt} is refused ({@link IllegalArgumentException}) and left as it was.
  */
 record JobAction(BulkOperation.Kind kind, Long runAtMs, Long shiftMs) {
 
@@ -14,7 +16,11 @@ record JobAction(BulkOperation.Kind kind, Long runAtMs, Long shiftMs) {
         switch (kind) {
             case CANCEL -> store.cancel(job.ref());
             case RUN_NOW -> store.reschedule(job.ref(), 0L, null);
-            case RESCHEDULE -> store.reschedule(job.ref(), null, runAtMs != null ? runAtMs : job.runAt() + shiftMs);
+            case RESCHEDULE -> {
+                long to = runAtMs != null ? runAtMs : job.runAt() + shiftMs;
+                ExpiresAt.refuseMoveBeyond(job.expiresAt(), to); // counted as failed, named in the operation's error
+                store.reschedule(job.ref(), null, to);
+            }
             default -> throw new IllegalStateException(kind + " is not an operation on jobs");
         }
     }

@@ -96,6 +96,9 @@ public final class JobOperationRunner implements Managed {
                         }
                         failed++; // finished or gone since it was listed
                         error = "job " + job.id() + ": " + e.getMessage();
+                    } catch (IllegalArgumentException refused) {
+                        failed++; // the action refused this job (moved past its expiresAt), left as it was
+                        error = "job " + job.id() + ": " + refused.getMessage();
                     }
                 }
                 cursor = page.nextCursor();

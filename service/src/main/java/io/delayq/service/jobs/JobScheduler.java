@@ -21,7 +21,6 @@ import io.delayq.service.history.TopicActivity;
 import io.delayq.service.http.Times;
 import io.dropwizard.util.Duration;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -199,18 +198,9 @@ public final class JobScheduler {
         return store.reschedule(ref, null, runAtMs);
     }
 
-    /**
-     * A job moved past its own {@code expiresAt} would never be delivered (the reserve would end it as EXPIRED), so the
-     * move is refused, as an {@code expiresAt} before the run time is at enqueue. A job's {@code expiresAt} never
-     * changes once it is stored, so reading it first leaves no race with the reschedule itself.
-     */
+    /** {@link ExpiresAt#refuseMoveBeyond}, for the stored job (none stored: the store's reschedule says NOT_FOUND). */
     private void refuseBeyondExpiry(JobRef ref, long runAtMs) {
-        Long expiresAt = store.find(ref).map(Job::expiresAt).orElse(null);
-        if (expiresAt != null && runAtMs > expiresAt) {
-            throw new IllegalArgumentException("the new run time " + Instant.ofEpochMilli(runAtMs) + " is after the"
-                    + " job's expiresAt " + Instant.ofEpochMilli(expiresAt) + ": it would never be delivered; move it to"
-                    + " before its expiry, or cancel it");
-        }
+        ExpiresAt.refuseMoveBeyond(store.find(ref).map(Job::expiresAt).orElse(null), runAtMs);
     }
 
     public static JobRef check(JobRef ref) {

@@ -224,6 +224,28 @@ class JobListingTest {
         assertThat(store().find(new JobRef(topic, "other")).orElseThrow().runAt()).isEqualTo(base);
     }
 
+    /**
+     * A bulk reschedule refuses, job by job, to move a job past its own {@code expiresAt} (it would never be
+     * delivered), as a single job's reschedule does: those jobs count as failed, keep their run time, and the
+     * operation's error names one; the others move.
+     */
+    @Test
+    void aBulkRescheduleLeavesJobsItWouldMovePastTheirExpiry() {
+        store().enqueue(NewJob.at(topic, "expires-soon", "{\"batch\":9}", base, 3).withExpiresAt(base + 60_000));
+        store().enqueue(NewJob.at(topic, "expires-late", "{\"batch\":9}", base, 3).withExpiresAt(base + 7_200_000));
+        store().enqueue(NewJob.at(topic, "never-expires", "{\"batch\":9}", base, 3));
+        Answer shift = admin.post("/v1/admin/bulk-operations", "{\"target\":\"jobs\",\"kind\":\"reschedule\","
+                + "\"shiftMs\":3600000,\"filter\":{\"topic\":\"" + topic + "\"}}");
+        assertThat(shift.status()).as(shift.toString()).isEqualTo(202);
+        JsonNode done = new DeadLetters(admin).awaitFinished(shift.json().path("id").asText());
+        assertThat(done.path("done").asLong()).as(done.toString()).isEqualTo(2);
+        assertThat(done.path("failed").asLong()).as(done.toString()).isEqualTo(1);
+        assertThat(done.path("lastError").asText()).as(done.toString()).contains("expires-soon").contains("expiresAt");
+        assertThat(store().find(new JobRef(topic, "expires-soon")).orElseThrow().runAt()).isEqualTo(base);
+        assertThat(store().find(new JobRef(topic, "expires-late")).orElseThrow().runAt()).isEqualTo(base + 3_600_000);
+        assertThat(store().find(new JobRef(topic, "never-expires")).orElseThrow().runAt()).isEqualTo(base + 3_600_000);
+    }
+
     @Test
     void badInputIsRefusedNamingTheFieldAndChangesNothing() {
         store().enqueue(NewJob.at(topic, "keep", "{\"a\":1}", base, 3));
