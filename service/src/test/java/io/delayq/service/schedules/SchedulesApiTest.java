@@ -204,13 +204,15 @@ class SchedulesApiTest {
                 assertThat(schedules.advance(topic, name, r.cursorMs(), r.cursorMs() - 600_000, r.cursorMs() - 600_000,
                         null, null).outcome()).isEqualTo(ScheduleStore.Advance.APPLIED);
             }
-            Await.until("both caught up", () -> schedules.get(topic, "skipper").orElseThrow().fires().size() >= 1
-                    && schedules.get(topic, "catcher").orElseThrow().fires().size() >= 1);
-            Fire skipped = schedules.get(topic, "skipper").orElseThrow().fires().get(0);
+            // a minute may turn while the test runs, adding a fire on time after (or before) the catch-up: the
+            // catch-up is looked for among the fires, not taken as the latest
+            Await.until("both caught up", () -> catchUp(schedules, topic, "skipper") != null
+                    && catchUp(schedules, topic, "catcher") != null);
+            Fire skipped = catchUp(schedules, topic, "skipper");
             assertThat(skipped.kind()).isEqualTo(Fire.Kind.SKIPPED);
             assertThat(skipped.jobId()).isNull();
             assertThat(skipped.missed()).isBetween(8, 10);
-            Fire caught = schedules.get(topic, "catcher").orElseThrow().fires().get(0);
+            Fire caught = catchUp(schedules, topic, "catcher");
             assertThat(caught.kind()).isEqualTo(Fire.Kind.CATCH_UP);
             assertThat(caught.missed()).isBetween(8, 10);
             assertThat(direct.store().find(new JobRef(topic, caught.jobId()))).hasValueSatisfying(
@@ -223,5 +225,13 @@ class SchedulesApiTest {
             assertThat(direct.store().stats(topic).scheduled()).as(kinds.toString()).isEqualTo(jobs);
             assertThat(jobs).isBetween(1L, 3L);
         }
+    }
+
+    /** The schedule's one fire that is not an on-time one (the misfire policy's answer), or null while there is none. */
+    private static Fire catchUp(ScheduleStore schedules, String topic, String name) {
+        List<Fire> others = schedules.get(topic, name).orElseThrow().fires().stream()
+                .filter(f -> f.kind() != Fire.Kind.SCHEDULED).toList();
+        assertThat(others).as("one catch-up for all the missed fires").hasSizeLessThanOrEqualTo(1);
+        return others.isEmpty() ? null : others.get(0);
     }
 }
