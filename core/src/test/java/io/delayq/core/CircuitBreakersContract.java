@@ -7,8 +7,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.IntStream;
 
@@ -17,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What every store's {@link CircuitBreakers} promises beyond {@link JobStoreContract}'s circuit tests (issue 26): the
  * held-jobs count is the number of distinct jobs held (finding 7), and so are its counts by topic (issue "many
- * teams"). Run against a real backend by each store module; each test uses origins of its own.
+ * teams"); the record of the origins each topic's jobs use is bounded, keeps the most recent, and is per topic. Run
+ * against a real backend by each store module; each test uses origins and topics of its own.
  */
 public abstract class CircuitBreakersContract {
 
@@ -253,5 +257,109 @@ public abstract class CircuitBreakersContract {
 
         breakers.updateHeld(holding, List.of(), jobs("n", 1));
         assertThat(breakers.notableCircuits(100_000)).extracting(OriginCircuit::origin).doesNotContain(holding);
+    }
+
+    // ---------------------------------------------------------------- the origins of topics (issue "many teams")
+
+    /** Now, so that what a test writes expires from a shared server a day or two later (Redis keys' expiry). */
+    private static final long NOW = System.currentTimeMillis();
+
+    @Test
+    void theOriginsOfEachTopicAreRecordedApart() {
+        String orders = "orders-" + run;
+        String invoices = "invoices-" + run;
+        String unused = "unused-" + run;
+        String a = origin("a");
+        String b = origin("b");
+        String c = origin("c");
+
+        breakers.recordOrigins(Map.of(orders, Set.of(a, b), invoices, Set.of(b)), NOW);
+        breakers.recordOrigins(Map.of(orders, Set.of(a)), NOW + 1_000); // used again: still once
+        breakers.recordOrigins(Map.of(invoices, Set.of(c)), NOW + 2_000);
+
+        assertThat(breakers.originsOf(List.of(orders, invoices, unused), NOW + 3_000)).as("topics with none left out")
+                .isEqualTo(Map.of(orders, Set.of(a, b), invoices, Set.of(b, c)));
+        assertThat(breakers.originsOf(List.of(orders), NOW + 3_000)).as("only the topics asked for")
+                .isEqualTo(Map.of(orders, Set.of(a, b)));
+        assertThat(breakers.originsOf(List.of(unused), NOW + 3_000)).isEmpty();
+    }
+
+    @Test
+    void emptyInputWritesAndReadsNothing() {
+        String topic = "empty-" + run;
+        breakers.recordOrigins(Map.of(), NOW);
+        breakers.recordOrigins(Map.of(topic, Set.of()), NOW);
+
+        assertThat(breakers.originsOf(List.of(), NOW)).isEmpty();
+        assertThat(breakers.originsOf(List.of(topic), NOW)).isEmpty();
+    }
+
+    @Test
+    void aTopicKeepsItsMostRecentlyUsedOriginsUpToTheBound() {
+        String topic = "bounded-" + run;
+        String other = "bounded-other-" + run;
+        int max = CircuitBreakers.MAX_ORIGINS_PER_TOPIC;
+        List<String> origins = IntStream.range(0, max + 6).mapToObj(i -> origin("o" + i)).toList();
+        breakers.recordOrigins(Map.of(other, Set.of(origins.get(0))), NOW);
+        for (int i = 0; i < origins.size(); i++) { // one a second, o0 first: the first six are the oldest
+            breakers.recordOrigins(Map.of(topic, Set.of(origins.get(i))), NOW + i * 1_000L);
+        }
+        long now = NOW + origins.size() * 1_000L;
+
+        assertThat(breakers.originsOf(List.of(topic), now).get(topic)).as("the %d most recently used", max)
+                .containsExactlyInAnyOrderElementsOf(origins.subList(6, origins.size()));
+        assertThat(breakers.originsOf(List.of(other), now)).as("another topic's own record is untouched")
+                .isEqualTo(Map.of(other, Set.of(origins.get(0))));
+
+        // the oldest kept one used again, then a new one: the one used least recently goes, not the renewed one
+        breakers.recordOrigins(Map.of(topic, Set.of(origins.get(6))), now);
+        String fresh = origin("fresh");
+        breakers.recordOrigins(Map.of(topic, Set.of(fresh)), now + 1_000);
+        Set<String> kept = breakers.originsOf(List.of(topic), now + 1_000).get(topic);
+        assertThat(kept).hasSize(max).contains(origins.get(6), fresh).doesNotContain(origins.get(7));
+
+        // one call with more than the bound for a topic keeps the bound
+        String crowded = "crowded-" + run;
+        Set<String> many = new LinkedHashSet<>(IntStream.range(0, max + 3).mapToObj(i -> origin("m" + i)).toList());
+        breakers.recordOrigins(Map.of(crowded, many), NOW);
+        assertThat(breakers.originsOf(List.of(crowded), NOW).get(crowded)).hasSize(max).isSubsetOf(many);
+    }
+
+    @Test
+    void aLastUseIsNeverLoweredAndOldUsesAgeOut() {
+        String topic = "aged-" + run;
+        String early = origin("early");
+        String late = origin("late");
+        long retention = CircuitBreakers.ORIGINS_RETENTION_MS;
+        breakers.recordOrigins(Map.of(topic, Set.of(early, late)), NOW);
+        breakers.recordOrigins(Map.of(topic, Set.of(late)), NOW + 10_000);
+        breakers.recordOrigins(Map.of(topic, Set.of(late)), NOW + 5_000); // an instance whose clock is behind
+
+        assertThat(breakers.originsOf(List.of(topic), NOW + retention).get(topic)).containsExactlyInAnyOrder(early,
+                late);
+        assertThat(breakers.originsOf(List.of(topic), NOW + retention + 5_000).get(topic))
+                .as("early is past the retention; late's use at +10 s was kept over the later write of +5 s")
+                .containsExactly(late);
+
+        breakers.recordOrigins(Map.of(topic, Set.of(origin("newer"))), NOW + retention + 20_000);
+        assertThat(breakers.originsOf(List.of(topic), NOW + retention + 20_000).get(topic))
+                .containsExactly(origin("newer"));
+    }
+
+    @Test
+    void aDeletedOrForgottenTopicsOriginsGoWithIt() {
+        String deleted = "deleted-" + run;
+        String idle = "idle-" + run;
+        store.putSettings(deleted, new TopicSettings(null, 4, null, null, null, null));
+        store.enqueue(NewJob.delayed(idle, "j", "{}", 60_000, 1));
+        store.cancel(new JobRef(idle, "j"));
+        breakers.recordOrigins(Map.of(deleted, Set.of(origin("gone")), idle, Set.of(origin("gone"))), NOW);
+        assertThat(breakers.originsOf(List.of(deleted, idle), NOW)).hasSize(2);
+
+        assertThat(store.deleteTopic(deleted)).isTrue();
+        // the first look may only mark it idle (Redis); with an idle time of 0 the second forgets it
+        assertThat(store.forgetIfIdle(idle, 0) || store.forgetIfIdle(idle, 0)).as("forgotten").isTrue();
+
+        assertThat(breakers.originsOf(List.of(deleted, idle), NOW)).isEmpty();
     }
 }

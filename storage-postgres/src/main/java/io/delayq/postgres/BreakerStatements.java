@@ -14,7 +14,8 @@ import java.util.Optional;
  * The circuit breakers' statements, one each, in {@code io/delayq/postgres/sql/breaker_*.sql} ({@link StatementFiles};
  * the writes mirror the Redis store's {@code breaker_*.lua}): each reads or changes one origin's row of
  * {@code delayq_circuits} (V9) atomically, by the database's clock. Each file's header names its binds and what it
- * returns; rows are read by {@link CircuitRowMapper}.
+ * returns; rows are read by {@link CircuitRowMapper}. Also the record of the origins each topic's jobs use,
+ * {@code topic_origins*.sql} on {@code delayq_topic_origins} (V21), timed by the caller's {@code now}.
  */
 interface BreakerStatements {
 
@@ -75,4 +76,18 @@ interface BreakerStatements {
 
     @SqlQuery("breaker_expire")
     int expireIdle(@Bind("idleMs") long idleMs, @Bind("max") int max);
+
+    /** The origins of topics ({@code delayq_topic_origins}, V21; mirrors {@code topic_origins.lua}). */
+    @SqlUpdate("topic_origins")
+    void recordOrigins(@Bind("topics") String[] topics, @Bind("origins") String[] origins, @Bind("now") long nowMs,
+                       @Bind("max") int max, @Bind("retentionMs") long retentionMs);
+
+    @SqlQuery("topic_origins_read")
+    @RegisterConstructorMapper(TopicOrigin.class)
+    List<TopicOrigin> originsOf(@Bind("topics") String[] topics, @Bind("now") long nowMs,
+                                @Bind("retentionMs") long retentionMs);
+
+    /** A row of {@code topic_origins_read}. */
+    record TopicOrigin(@ColumnName("topic") String topic, @ColumnName("origin") String origin) {
+    }
 }

@@ -6,17 +6,23 @@ import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.breaker.OriginCircuit;
 import org.jdbi.v3.core.Jdbi;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The circuits of callback origins in {@code delayq_circuits} (V9), shared by every instance on the database: each
  * call is one statement on one origin's row ({@link BreakerStatements}), timed by the database's clock, so instances
  * agree through the row and never among themselves. Failures reaching PostgreSQL are
- * {@link io.delayq.core.StoreStatus#UNAVAILABLE}, as for the store's other calls.
+ * {@link io.delayq.core.StoreStatus#UNAVAILABLE}, as for the store's other calls. The origins each topic's jobs use
+ * are rows of {@code delayq_topic_origins} (V21): one statement writes a call's uses and trims the topics it names,
+ * one reads many topics.
  */
 final class PostgresCircuitBreakers implements CircuitBreakers {
     private final BreakerStatements statements;
@@ -126,5 +132,36 @@ final class PostgresCircuitBreakers implements CircuitBreakers {
     @Override
     public int expireIdle(long idleMs, int max) {
         return PostgresCalls.call("forget idle circuits", () -> statements.expireIdle(idleMs, max));
+    }
+
+    @Override
+    public void recordOrigins(Map<String, Set<String>> origins, long nowMs) {
+        List<String> topics = new ArrayList<>();
+        List<String> used = new ArrayList<>();
+        origins.forEach((topic, of) -> of.forEach(origin -> {
+            topics.add(Objects.requireNonNull(topic, "topic"));
+            used.add(Objects.requireNonNull(origin, "origin"));
+        }));
+        if (topics.isEmpty()) {
+            return;
+        }
+        PostgresCalls.call("record the origins of " + origins.size() + " topics", () -> {
+            statements.recordOrigins(topics.toArray(String[]::new), used.toArray(String[]::new), nowMs,
+                    MAX_ORIGINS_PER_TOPIC, ORIGINS_RETENTION_MS);
+            return null;
+        });
+    }
+
+    @Override
+    public Map<String, Set<String>> originsOf(Collection<String> topics, long nowMs) {
+        Set<String> names = new LinkedHashSet<>(topics);
+        if (names.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Set<String>> out = new TreeMap<>();
+        PostgresCalls.call("read the origins of " + names.size() + " topics",
+                () -> statements.originsOf(names.toArray(String[]::new), nowMs, ORIGINS_RETENTION_MS))
+                .forEach(row -> out.computeIfAbsent(row.topic(), t -> new TreeSet<>()).add(row.origin()));
+        return out;
     }
 }

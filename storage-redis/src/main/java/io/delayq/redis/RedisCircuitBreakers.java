@@ -7,16 +7,21 @@ import io.delayq.core.breaker.OriginCircuit;
 import io.delayq.redis.Scripts.Op;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.params.ZAddParams;
 import redis.clients.jedis.resps.ScanResult;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The circuits of callback origins in Redis: one HASH, {@link RedisKeys#CIRCUITS}, origin → record
@@ -25,6 +30,9 @@ import java.util.TreeMap;
  * hash tag keep the records bounded and cheap to read (issue 26, finding 5): the origins in order (paged listing), each
  * origin's last change (expiry of idle closed circuits) and the notable ones (open or holding jobs, the snapshot). The writes do not wait for replicas ({@code minReplicas}): a circuit is soft state,
  * and one lost in a failover only means its failures are counted again.
+ *
+ * <p>The origins each topic's jobs use are a ZSET per topic, {@link RedisKeys#topicOrigins}, under the topic's own
+ * hash tag: written by {@code topic_origins.lua}, one call per topic in one pipeline; read in one pipeline.
  */
 final class RedisCircuitBreakers implements CircuitBreakers {
     private static final Logger LOG = LoggerFactory.getLogger(RedisCircuitBreakers.class);
@@ -156,6 +164,58 @@ final class RedisCircuitBreakers implements CircuitBreakers {
                 List.of(Long.toString(idleMs), Integer.toString(max), RedisKeys.HELD_PREFIX,
                         RedisKeys.HELD_BY_TOPIC_PREFIX)));
         return ((Long) forgotten).intValue();
+    }
+
+    /** One {@code topic_origins.lua} call per topic, all in one pipeline (one round trip per node on a cluster). */
+    @Override
+    public void recordOrigins(Map<String, Set<String>> origins, long nowMs) {
+        List<List<String>> keys = new ArrayList<>(origins.size());
+        List<List<String>> args = new ArrayList<>(origins.size());
+        origins.forEach((topic, used) -> {
+            Objects.requireNonNull(topic, "topic");
+            if (!used.isEmpty()) {
+                keys.add(List.of(RedisKeys.topicOrigins(topic)));
+                List<String> a = new ArrayList<>(3 + used.size());
+                a.add(Long.toString(nowMs));
+                a.add(Integer.toString(MAX_ORIGINS_PER_TOPIC));
+                a.add(Long.toString(ORIGINS_RETENTION_MS));
+                used.forEach(origin -> a.add(Objects.requireNonNull(origin, "origin")));
+                args.add(a);
+            }
+        });
+        if (keys.isEmpty()) {
+            return;
+        }
+        calls.call("record the origins of " + keys.size() + " topics",
+                () -> calls.evalAll(Op.TOPIC_ORIGINS, keys, args));
+    }
+
+    /** One {@code ZRANGEBYSCORE} per topic from the retention's start, in one pipeline. */
+    @Override
+    public Map<String, Set<String>> originsOf(Collection<String> topics, long nowMs) {
+        Set<String> names = new LinkedHashSet<>(topics);
+        if (names.isEmpty()) {
+            return Map.of();
+        }
+        String from = Long.toString(nowMs - ORIGINS_RETENTION_MS);
+        Map<String, Response<List<String>>> reads = new TreeMap<>();
+        calls.call("read the origins of " + names.size() + " topics", () -> {
+            try (AbstractPipeline pipeline = calls.pipelined()) {
+                for (String topic : names) {
+                    reads.put(topic, pipeline.zrangeByScore(RedisKeys.topicOrigins(topic), from, "+inf"));
+                }
+                pipeline.sync();
+            }
+            reads.values().forEach(Response::get); // a node that failed its part fails the call
+            return null;
+        });
+        Map<String, Set<String>> out = new TreeMap<>();
+        reads.forEach((topic, read) -> {
+            if (!read.get().isEmpty()) {
+                out.put(topic, new TreeSet<>(read.get()));
+            }
+        });
+        return out;
     }
 
     /** The records of these origins, in their order; an origin whose record is gone meanwhile is left out. */

@@ -116,6 +116,16 @@ final class RedisKeys {
     }
 
     /**
+     * ZSET of the callback origins one topic's jobs were sent to (origin → last use, ms; {@code topic_origins.lua}):
+     * {@code CircuitBreakers.recordOrigins}, at most {@code MAX_ORIGINS_PER_TOPIC}, expiring a day after its newest
+     * use. Tagged with the topic alone, like {@link #topicMinute}: one script call per topic, and a tenant's read of
+     * its topics is one pipeline spread over the nodes its topics live on (not one slot every instance writes to).
+     */
+    static String topicOrigins(String topic) {
+        return "dq:{" + topic + "}:origins";
+    }
+
+    /**
      * STRING of one token bucket ({@link RedisRateLimiters}): {@code "<tokens> <last take, µs>"}, expiring when the
      * bucket would be full again. Each bucket has a hash tag of its own, so buckets spread over a cluster's masters.
      */

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * Forgets topics (issue 26, finding 12): an operator's delete of a topic without scheduled or leased jobs, and the
  * forgetting of a topic idle (no such jobs, no settings) for a week. A forgotten topic leaves {@link RedisKeys#TOPICS}
- * and {@link RedisKeys#SETTINGS}; its partition record stays (a few bytes; a topic used again keeps its partitions).
+ * and {@link RedisKeys#SETTINGS}, and the record of the origins its jobs used ({@link RedisKeys#topicOrigins}) goes
+ * with it; its partition record stays (a few bytes; a topic used again keeps its partitions).
  *
  * <p>A deletion leaves a tombstone in {@link RedisKeys#TOPICS_FORGOTTEN} (topic → when, by Redis's clock), which the
  * {@link TopicRegistry}'s repair pass reads: it drops the topic from what it writes again, so that another instance does
@@ -46,6 +47,7 @@ final class TopicForgetting {
             redis.srem(RedisKeys.TOPICS, topic);
             redis.hdel(RedisKeys.SETTINGS, topic);
             redis.hdel(RedisKeys.TOPICS_IDLE, topic);
+            redis.del(RedisKeys.topicOrigins(topic)); // the origins its jobs used (not restored below: they come back)
             return null;
         });
         registry.forget(topic);

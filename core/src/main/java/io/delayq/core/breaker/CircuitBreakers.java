@@ -5,6 +5,7 @@ import io.delayq.core.JobRef;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The circuits of callback origins, kept in the store so that every service instance sees the same state: when one
@@ -14,6 +15,10 @@ import java.util.Map;
  *
  * <p>The delivery engine calls {@link #recordFailure} for each failed attempt, and {@link #recordSuccess} only when
  * its view says the origin has failures or is open, so a healthy origin costs the store nothing.
+ *
+ * <p>Beside the circuits, the store keeps which origins each topic's jobs were sent to ({@link #recordOrigins},
+ * {@link #originsOf}): what a tenant's token is shown of the circuits is the origins its own topics use, and a job's
+ * own callback URL is known nowhere else without reading jobs.
  */
 public interface CircuitBreakers {
 
@@ -22,6 +27,12 @@ public interface CircuitBreakers {
 
     /** How long a closed circuit is kept after its last change, by default ({@code delivery.breaker.idleExpiry}). */
     long DEFAULT_IDLE_EXPIRY_MS = 3_600_000;
+
+    /** The origins of one topic {@link #recordOrigins} keeps at most: the most recently used. */
+    int MAX_ORIGINS_PER_TOPIC = 64;
+
+    /** How long {@link #recordOrigins} keeps an origin of a topic after its last recorded use: a day. */
+    long ORIGINS_RETENTION_MS = 86_400_000;
 
     /**
      * A failed attempt to the origin (a connection failure, a timeout or a 5xx). Closed: counts it, and opens the
@@ -130,4 +141,36 @@ public interface CircuitBreakers {
      * @return how many were forgotten
      */
     int expireIdle(long idleMs, int max);
+
+    /**
+     * Records that jobs of each topic were sent (or held) for these callback origins ({@code scheme://host:port},
+     * {@link Origins#of}) at {@code nowMs}: topic → origins. An origin's last use is raised to {@code nowMs}, never
+     * lowered (instances write in any order, each with its own estimate of the store's clock). The record is bounded:
+     * of each topic named, the origins last used more than {@link #ORIGINS_RETENTION_MS} before {@code nowMs} are
+     * dropped, and of the rest only the {@link #MAX_ORIGINS_PER_TOPIC} most recently used are kept (among equal
+     * times, the greatest origins). Two instances writing one topic at once may leave it a few over the bound until its
+     * next write. A topic's record goes when the topic is deleted or forgotten ({@code JobStore.deleteTopic},
+     * {@code forgetIfIdle}); a topic whose jobs stop going anywhere has its record age out (on Redis the key expires
+     * with its newest entry; on PostgreSQL the rows stay until the topic's next write or its deletion, and
+     * {@link #originsOf} leaves them out).
+     *
+     * <p>Written off the delivery path: each instance writes a pair at most once a minute, all its new pairs in one
+     * call a second (one pipeline, or one statement). An empty map, or a topic with an empty set, writes nothing for it.
+     *
+     * @throws UnsupportedOperationException when the store keeps no such record
+     */
+    default void recordOrigins(Map<String, Set<String>> origins, long nowMs) {
+        throw new UnsupportedOperationException("this store does not record the origins of topics");
+    }
+
+    /**
+     * The origins each of {@code topics} was recorded with ({@link #recordOrigins}) and used within
+     * {@link #ORIGINS_RETENTION_MS} before {@code nowMs}: topic → origins, topics with none left out. One round trip
+     * (per node on a cluster), at most {@link #MAX_ORIGINS_PER_TOPIC} and a few per topic.
+     *
+     * @throws UnsupportedOperationException when the store keeps no such record
+     */
+    default Map<String, Set<String>> originsOf(Collection<String> topics, long nowMs) {
+        throw new UnsupportedOperationException("this store does not record the origins of topics");
+    }
 }

@@ -45,6 +45,11 @@ import java.util.function.LongSupplier;
  * {@link OriginView}, read from the store at most once a second per origin. Store writes after an answer run on the
  * breaker's own thread ({@link CircuitWriter}). Any failure of the breaker itself lets the callback through: it must
  * never stop deliveries on its own account.
+ *
+ * <p>Every callback it is asked about, whether the topic's breaker is on or not, notes its job's topic and origin
+ * ({@link OriginUses}), written to the store a second later at most once a minute per pair: which origins a tenant's
+ * jobs use, so that its token lists their circuits ({@link TenantOrigins}) even when only the jobs' own callback URLs
+ * name them.
  */
 public final class CallbackBreaker {
     private static final Logger LOG = LoggerFactory.getLogger(CallbackBreaker.class);
@@ -59,6 +64,7 @@ public final class CallbackBreaker {
     private final BreakerMetrics metrics;
     private final CircuitViews views;
     private final HeldCounts held = new HeldCounts();
+    private final OriginUses uses;
     private final HeldCheck heldCheck;
     private final CircuitWriter writer;
     private final long minTimeoutMs;
@@ -89,7 +95,8 @@ public final class CallbackBreaker {
         this.metrics = new BreakerMetrics(registry);
         this.untracked = new UntrackedOrigins(metrics.untracked, maxOrigins);
         this.views = circuits == null ? null : new CircuitViews(circuits);
-        this.writer = circuits == null ? null : new CircuitWriter(circuits, held, idleExpiryMs);
+        this.uses = new OriginUses(storeNowMs);
+        this.writer = circuits == null ? null : new CircuitWriter(circuits, held, uses, idleExpiryMs);
         this.heldCheck = circuits == null ? null : new HeldCheck(store, circuits, held);
     }
 
@@ -120,28 +127,32 @@ public final class CallbackBreaker {
 
     /**
      * Before an attempt to {@code callbackUrl}: send it, or hold the job ({@link Admission#hold()}). Never throws. May
-     * read the store (at most once a second per origin, and to claim a due probe), never writes it per job.
+     * read the store (at most once a second per origin, and to claim a due probe), never writes it per job. Notes the
+     * job's topic and origin either way ({@link OriginUses}).
      */
     public Admission admit(Lease lease, TopicSettings settings, String callbackUrl) {
         if (circuits == null) {
             return Admission.UNTRACKED;
         }
         try {
-            return decide(lease, settings, callbackUrl);
+            String origin = views.originOf(callbackUrl);
+            if (origin != null) {
+                uses.note(lease.job().topic(), origin);
+            }
+            return decide(lease, settings, origin);
         } catch (RuntimeException e) {
             LOG.warn("circuit breaker: could not decide about {} ({}); sending it", lease.ref(), e.toString());
             return Admission.UNTRACKED;
         }
     }
 
-    private Admission decide(Lease lease, TopicSettings settings, String callbackUrl) {
+    private Admission decide(Lease lease, TopicSettings settings, String origin) {
         Job job = lease.job();
         boolean heldBefore = lastEntryHeld(job);
         BreakerPolicy policy = policies.of(settings);
         if (!policy.enabled() && !heldBefore) {
             return Admission.UNTRACKED;
         }
-        String origin = views.originOf(callbackUrl);
         if (origin == null) {
             return Admission.UNTRACKED;
         }

@@ -11,8 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The breaker's store writes, on one thread of their own: failures and successes are recorded in the order their
- * answers came (they come on HTTP client threads, which must not block), the held jobs are flushed every second, and
- * closed circuits idle for {@code idleExpiry} are forgotten every minute.
+ * answers came (they come on HTTP client threads, which must not block), the held jobs and the origins topics use
+ * ({@link OriginUses}) are flushed every second, and closed circuits idle for {@code idleExpiry} are forgotten every
+ * minute.
  * At most {@value #MAX_QUEUED} writes wait; beyond that a write is dropped with a log line — a circuit's count is soft
  * state, and a store that slow fails the deliveries anyway.
  */
@@ -27,14 +28,16 @@ final class CircuitWriter {
 
     private final CircuitBreakers store;
     private final HeldCounts held;
+    private final OriginUses uses;
     private final long idleExpiryMs;
     private final AtomicInteger queued = new AtomicInteger();
     private volatile ScheduledThreadPoolExecutor thread;
     private volatile long lastErrorLogMs;
 
-    CircuitWriter(CircuitBreakers store, HeldCounts held, long idleExpiryMs) {
+    CircuitWriter(CircuitBreakers store, HeldCounts held, OriginUses uses, long idleExpiryMs) {
         this.store = store;
         this.held = held;
+        this.uses = uses;
         this.idleExpiryMs = idleExpiryMs;
     }
 
@@ -45,11 +48,12 @@ final class CircuitWriter {
             return t;
         });
         thread.scheduleWithFixedDelay(this::flushHeld, FLUSH_MS, FLUSH_MS, TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(this::flushUses, FLUSH_MS, FLUSH_MS, TimeUnit.MILLISECONDS);
         long expiryMs = Math.max(FLUSH_MS, Math.min(EXPIRE_EVERY_MS, idleExpiryMs / 2));
         thread.scheduleWithFixedDelay(this::expireIdle, expiryMs, expiryMs, TimeUnit.MILLISECONDS);
     }
 
-    /** Runs what is queued, flushes the held counts a last time, and ends the thread (waits up to 5 s). */
+    /** Runs what is queued, flushes the held counts and origins a last time, and ends the thread (up to 5 s). */
     synchronized void stop() {
         if (thread == null) {
             return;
@@ -61,6 +65,7 @@ final class CircuitWriter {
             Thread.currentThread().interrupt();
         }
         flushHeld();
+        flushUses();
         thread = null;
     }
 
@@ -100,6 +105,14 @@ final class CircuitWriter {
             held.flush(store);
         } catch (RuntimeException e) {
             failed("count held jobs", e);
+        }
+    }
+
+    private void flushUses() {
+        try {
+            uses.flush(store);
+        } catch (RuntimeException e) {
+            failed("record the origins topics use", e);
         }
     }
 

@@ -85,7 +85,7 @@ public class CircuitsResource {
         Scope scope = Scope.of(caller);
         // a tenant sees the origins its own jobs use, with the held count of its own jobs
         Predicate<OriginCircuit> used = scope.isOperator() ? c -> true
-                : TenantOrigins.of(scope, store, archive, System.currentTimeMillis());
+                : TenantOrigins.of(scope, store, circuits, archive, System.currentTimeMillis());
         List<CircuitView.OriginRateLimit> limits = originRates.entrySet().stream()
                 .filter(e -> used.test(OriginCircuit.closed(e.getKey())))
                 .map(e -> new CircuitView.OriginRateLimit(e.getKey(), e.getValue().perSecond(), e.getValue().burst()))

@@ -6,12 +6,14 @@ import io.delayq.core.TopicSettings;
 import io.delayq.core.archive.DeadLetterQuery;
 import io.delayq.core.archive.FailureGroup;
 import io.delayq.core.archive.JobArchive;
+import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.breaker.OriginCircuit;
 import io.delayq.core.breaker.Origins;
 import io.delayq.service.auth.Scope;
 
 import java.net.URI;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -20,10 +22,11 @@ import java.util.function.Predicate;
  * Which callback origins a tenant's jobs use, so that a tenant's token lists those circuits and no others: an origin's
  * health is one shared fact (the same state for everyone), but which origins exist beyond its own is another tenant's
  * business. Known from what the store and the archive keep per topic, without reading jobs: the callbacks of its
- * topics' settings (the default callback and the dead-notice callback), and the hosts its dead letters failed on
- * (the failure groups' {@code host}, which is how a job's own callback that keeps failing shows). An origin that only
- * a tenant's jobs' own callbacks use and that never failed a job to death is not listed; its circuit then holds none
- * of that tenant's jobs for long.
+ * topics' settings (the default callback and the dead-notice callback), the origins its topics' jobs were sent to or
+ * held for in the last day ({@link CircuitBreakers#originsOf}, recorded by the engine: how a job's own callback URL
+ * shows), and the hosts its dead letters failed on (the failure groups' {@code host}, which covers letters older
+ * than that record). Only the tenant's own topics are read, so nothing another tenant's jobs use can show. Reads:
+ * the settings of each of its topics, one {@code originsOf} for all of them, one page of failure groups.
  */
 final class TenantOrigins {
     private static final int MAX_GROUPS = 500;
@@ -31,13 +34,26 @@ final class TenantOrigins {
     private TenantOrigins() {
     }
 
-    /** A test of a circuit: whether it is an origin of the scope's topics. */
-    static Predicate<OriginCircuit> of(Scope scope, JobStore store, JobArchive archive, long nowMs) {
+    /**
+     * A test of a circuit: whether it is an origin of the scope's topics.
+     *
+     * @param circuits the store's circuits, or {@code null} when it keeps none (then no recorded origins either)
+     */
+    static Predicate<OriginCircuit> of(Scope scope, JobStore store, CircuitBreakers circuits, JobArchive archive,
+                                       long nowMs) {
         Set<String> origins = new HashSet<>();
-        for (String topic : scope.visible(store.topics())) {
+        List<String> topics = List.copyOf(scope.visible(store.topics()));
+        for (String topic : topics) {
             TopicSettings settings = store.settings(topic);
             add(origins, settings.callback());
             add(origins, settings.onDead());
+        }
+        if (circuits != null && !topics.isEmpty()) {
+            try {
+                circuits.originsOf(topics, nowMs).values().forEach(origins::addAll);
+            } catch (UnsupportedOperationException notRecorded) {
+                // a store that does not record them: the settings and the dead letters alone
+            }
         }
         Set<String> hosts = new HashSet<>();
         try {

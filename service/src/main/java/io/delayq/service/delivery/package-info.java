@@ -128,7 +128,10 @@
  * topic's {@code releasePerSecond}. After the answer, a refused or reset connection, a 5xx (not a 503 with
  * {@code Retry-After}: back-pressure) or a timeout of an attempt allowed at least {@code breaker.minTimeout} is recorded
  * as a failure of the origin, and an answer resets it, on the breaker's own thread. A topic with the breaker off never
- * touches it.
+ * touches its circuits; every callback, breaker on or off, notes its topic and origin in memory, and the breaker's
+ * thread writes the pairs not written in the last minute once a second in one store call
+ * ({@code CircuitBreakers.recordOrigins}): which origins a tenant's jobs use, for what its token lists of the
+ * circuits.
  *
  * <h2>Rate limits</h2>
  * A topic's {@code rateLimit} and the configured callback origins' limits ({@code delivery.originRateLimits}) are token
