@@ -43,8 +43,7 @@ final class TenantOrigins {
                                        long nowMs) {
         Set<String> origins = new HashSet<>();
         List<String> topics = List.copyOf(scope.visible(store.topics()));
-        for (String topic : topics) {
-            TopicSettings settings = store.settings(topic);
+        for (TopicSettings settings : store.settings(topics).values()) { // one round trip where the store can
             add(origins, settings.callback());
             add(origins, settings.onDead());
         }
