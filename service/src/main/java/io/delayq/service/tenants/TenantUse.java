@@ -2,38 +2,34 @@ package io.delayq.service.tenants;
 
 import io.delayq.core.JobStore;
 import io.delayq.core.TopicStats;
+import io.delayq.core.archive.TopicScope;
 import io.delayq.core.tenant.Tenant;
-import io.delayq.core.tenant.TopicPattern;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * What a tenant holds now, read from the store: its topics (those that hold or held jobs, or hold schedules), its
  * pending jobs and its schedules. A schedule counts as a pending job (issue "many teams": schedules count as jobs), so
  * {@code pendingJobs} is what {@code maxPendingJobs} is checked against.
  *
- * <p>Read by the tenant's patterns, never from the store's whole topic list: a wildcard ({@code billing.*}) pages
- * through the topics and the schedule counts starting with its prefix ({@link JobStore#topicsStartingWith},
- * {@link io.delayq.core.schedule.ScheduleStore#counts}), a topic name reads whether that one topic exists (its prefix's
- * first answer), each a range of the store's index by name. So a read costs the tenant's own topics, two reads per
- * pattern (one more per {@value #PAGE} topics), and one read of their counters, however many topics other teams
- * hold: the quota gate makes one on the enqueue path of a tenant past half its {@code maxPendingJobs}.
+ * <p>Read by the tenant's patterns, never from the store's whole topic list ({@link TenantTopics}): a wildcard
+ * ({@code billing.*}) pages through the topics and the schedule counts starting with its prefix, a topic name reads
+ * whether that one topic exists, each a range of the store's index by name. So a read costs the tenant's own topics,
+ * two reads per pattern (one more per {@value TenantTopics#PAGE} topics), and one read of their counters, however many
+ * topics other teams hold: the quota gate makes one on the enqueue path of a tenant past half its
+ * {@code maxPendingJobs}.
  */
 public final class TenantUse {
-    /** Topics per read of a wildcard's range. */
-    static final int PAGE = 500;
-
     private final JobStore store;
+    private final TenantTopics byPattern;
 
     public TenantUse(JobStore store) {
         this.store = store;
+        this.byPattern = new TenantTopics(store);
     }
 
     /**
@@ -116,79 +112,11 @@ public final class TenantUse {
 
     /** The store's topics (with jobs or settings) matching the tenant's patterns, by name. */
     private Set<String> storedTopics(Tenant tenant) {
-        Set<String> owned = new TreeSet<>();
-        for (TopicPattern pattern : readOnce(tenant.topics())) {
-            if (!pattern.isWildcard()) {
-                List<String> first = store.topicsStartingWith(pattern.text(), null, 1);
-                if (!first.isEmpty() && first.get(0).equals(pattern.text())) {
-                    owned.add(pattern.text());
-                }
-                continue;
-            }
-            String after = null;
-            List<String> page;
-            do {
-                page = store.topicsStartingWith(pattern.prefix(), after, PAGE);
-                for (String topic : page) {
-                    if (pattern.matches(topic)) { // not the prefix itself: "billing." is no topic of billing.*
-                        owned.add(topic);
-                    }
-                }
-                after = page.isEmpty() ? null : page.get(page.size() - 1);
-            } while (page.size() == PAGE);
-        }
-        return owned;
+        return byPattern.all(TopicScope.of(tenant));
     }
 
-    /** The tenant's schedules by topic, read by its patterns as {@link #storedTopics}; none when the store keeps none. */
+    /** The tenant's schedules by topic, read by its patterns; none when the store keeps no schedules. */
     private Map<String, Long> scheduleCounts(Tenant tenant) {
-        Map<String, Long> counts = new TreeMap<>();
-        try {
-            for (TopicPattern pattern : readOnce(tenant.topics())) {
-                if (!pattern.isWildcard()) {
-                    Long n = store.schedules().counts(pattern.text(), null, 1).get(pattern.text());
-                    if (n != null) {
-                        counts.put(pattern.text(), n);
-                    }
-                    continue;
-                }
-                String after = null;
-                Map<String, Long> page;
-                do {
-                    page = store.schedules().counts(pattern.prefix(), after, PAGE);
-                    for (Map.Entry<String, Long> e : page.entrySet()) {
-                        if (pattern.matches(e.getKey())) {
-                            counts.put(e.getKey(), e.getValue());
-                        }
-                        after = e.getKey();
-                    }
-                } while (page.size() == PAGE);
-            }
-        } catch (UnsupportedOperationException noSchedules) {
-            return Map.of();
-        }
-        return counts;
-    }
-
-    /**
-     * The patterns to read: those no other pattern of the same tenant covers ({@code billing.eu.*} and
-     * {@code billing.x} under {@code billing.*}), so that no topic is read twice.
-     */
-    static List<TopicPattern> readOnce(List<TopicPattern> patterns) {
-        List<TopicPattern> read = new ArrayList<>(patterns.size());
-        for (TopicPattern p : patterns) {
-            boolean covered = false;
-            for (TopicPattern wider : patterns) {
-                if (wider != p && wider.isWildcard() && (p.isWildcard()
-                        ? p.prefix().startsWith(wider.prefix()) : wider.matches(p.text()))) {
-                    covered = true;
-                    break;
-                }
-            }
-            if (!covered) {
-                read.add(p);
-            }
-        }
-        return read;
+        return byPattern.scheduleCounts(TopicScope.of(tenant));
     }
 }

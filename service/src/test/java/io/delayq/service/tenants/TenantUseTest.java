@@ -2,6 +2,7 @@ package io.delayq.service.tenants;
 
 import io.delayq.core.JobStore;
 import io.delayq.core.NewJob;
+import io.delayq.core.archive.TopicScope;
 import io.delayq.core.schedule.ScheduleStore;
 import io.delayq.core.tenant.Tenant;
 import io.delayq.core.tenant.TopicPattern;
@@ -31,9 +32,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A tenant's use (its topics, pending jobs and schedules: what the quota gate and the tenant gauges read) is read by
- * its patterns from the store's index by name, never from the whole topic list: beside 2,000 topics of another team,
- * the store answers no name of theirs. The real store of the run ({@link TestStores#selected()}) is wrapped in a
+ * A tenant's use (its topics, pending jobs and schedules: what the quota gate and the tenant gauges read) and its
+ * topic list (a tenant's {@code GET /v1/topics}) are read by its patterns from the store's index by name, never from
+ * the whole topic list: beside 2,000 topics of another team, the store answers no name of theirs. The real store of the run ({@link TestStores#selected()}) is wrapped in a
  * delegate that passes every call through and notes which topic names the store's topic reads answered.
  */
 @Tag("both-stores")
@@ -62,8 +63,11 @@ class TenantUseTest {
         real.close();
     }
 
-    @Test
-    void aTenantsUseIsReadFromItsOwnTopicsOnly() {
+    /**
+     * {@value #OTHERS} topics of tenant b; tenant a's topics with jobs and a schedule, beside names that start like its
+     * patterns without matching them; a's patterns overlap (a.x.* inside a.*).
+     */
+    private Tenant fill() {
         List<NewJob> others = new ArrayList<>();
         for (int i = 0; i < OTHERS; i++) {
             others.add(NewJob.delayed(run + ".b.t" + i, "j", PAYLOAD, 3_600_000, 1));
@@ -73,13 +77,18 @@ class TenantUseTest {
             }
         }
         for (String[] job : new String[][] {{".a.one", "1"}, {".a.one", "2"}, {".a.two", "1"}, {".a.x.y", "1"},
-                {".solo", "1"}, {".solo", "2"}, {".a", "1"}, {".solo-x", "1"}, {".a-1", "1"}}) {
+                {".solo", "1"}, {".solo", "2"}, {".a", "1"}, {".a.", "1"}, {".solo-x", "1"}, {".a-1", "1"}}) {
             real.enqueue(NewJob.delayed(run + job[0], job[1], PAYLOAD, 3_600_000, 1));
         }
         real.schedules().put(run + ".a.sched", "s", "{}", null);
         real.schedules().put(run + ".b.sched", "s", "{}", null);
-        Tenant a = new Tenant(run + "-a", List.of(TopicPattern.of(run + ".a.*"), TopicPattern.of(run + ".solo"),
+        return new Tenant(run + "-a", List.of(TopicPattern.of(run + ".a.*"), TopicPattern.of(run + ".solo"),
                 TopicPattern.of(run + ".a.x.*")), null, 1, null, false);
+    }
+
+    @Test
+    void aTenantsUseIsReadFromItsOwnTopicsOnly() {
+        Tenant a = fill();
         TenantUse use = new TenantUse(store);
 
         assertThat(use.topicsOf(a)).containsExactly(run + ".a.one", run + ".a.sched", run + ".a.two", run + ".a.x.y",
@@ -93,6 +102,34 @@ class TenantUseTest {
         assertThat(answered).as("names of the store's topic reads")
                 .noneMatch(t -> t.startsWith(run + ".b."))
                 .allMatch(t -> t.startsWith(run + ".a.") || t.equals(run + ".solo"));
+    }
+
+    @Test
+    void aTenantsTopicListIsPagedFromItsOwnTopicsOnly() {
+        Tenant a = fill();
+        TenantTopics topics = new TenantTopics(store);
+        TopicScope scope = TopicScope.of(a);
+        List<String> seen = new ArrayList<>();
+        String after = null;
+        List<String> page;
+        do {
+            page = topics.page(scope, after, 2);
+            assertThat(page).hasSizeLessThanOrEqualTo(2);
+            seen.addAll(page);
+            after = page.isEmpty() ? after : page.get(page.size() - 1);
+        } while (page.size() == 2);
+
+        // with jobs or settings: a.sched holds only a schedule, so whether it is listed is the store's registry's
+        assertThat(seen).as("in name order, each once, the prefix 'a.' itself left out").isSorted()
+                .doesNotHaveDuplicates().contains(run + ".a.one", run + ".a.two", run + ".a.x.y", run + ".solo")
+                .allMatch(t -> t.startsWith(run + ".a.") && t.length() > (run + ".a.").length()
+                        || t.equals(run + ".solo"));
+        assertThat(topics.page(scope, run + ".a.two", 10)).as("after a name").containsExactlyElementsOf(
+                seen.stream().filter(t -> t.compareTo(run + ".a.two") > 0).toList());
+        assertThat(topics.page(TopicScope.of(run + "-gone", List.of()), null, 10)).as("a scope of no pattern")
+                .isEmpty();
+        assertThat(wholeListReads).hasValue(0);
+        assertThat(answered).noneMatch(t -> t.startsWith(run + ".b."));
     }
 
     /** The store, each call passed through; topic names its topic reads answer are noted, and whole-list reads. */
