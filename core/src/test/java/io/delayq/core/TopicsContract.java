@@ -77,7 +77,8 @@ public abstract class TopicsContract {
         assertThat(store.topicsStartingWith(b + "_", null, 100)).as("'_' and '-' are no wildcards")
                 .containsExactly(b + "_y");
         assertThat(store.topicsStartingWith(b + "-", null, 100)).containsExactly(b + "-x");
-        assertThat(store.topicsStartingWith(run + ".billing.a-b_c.", null, 100)).as("nothing goes on after it").isEmpty();
+        assertThat(store.topicsStartingWith(run + ".billing.a-b_c.", null, 100)).as("nothing goes on after it")
+                .isEmpty();
         assertThat(store.topicsStartingWith(run + ".nobody", null, 100)).isEmpty();
         assertThatThrownBy(() -> store.topicsStartingWith("", null, 10)).isInstanceOf(IllegalArgumentException.class);
     }

@@ -14,9 +14,9 @@ final class RedisKeys {
     static final String TOPICS = "dq:topics";
     /**
      * ZSET of the members of {@link #TOPICS}, every score 0: the same names in byte order, so that a page of them and
-     * the topics starting with a prefix (a tenant's {@code billing.*}) are a range read ({@code ZRANGE … BYLEX}) costing
-     * the page, however many topics the store holds ({@link TopicNameIndex}). Changed only with the SET, in the same
-     * script, so hash tag {@code {dq:topics}}: the SET's slot.
+     * the topics starting with a prefix (a tenant's {@code billing.*}) are a range read ({@code ZRANGE … BYLEX})
+     * costing the page, however many topics the store holds ({@link TopicNameIndex}). Changed only with the SET, in the
+     * same script, so hash tag {@code {dq:topics}}: the SET's slot.
      */
     static final String TOPICS_BY_NAME = "dq:topics-by-name:{" + TOPICS + "}";
     /** HASH topic → {@link io.delayq.core.TopicSettings} JSON. */

@@ -142,11 +142,12 @@ final class RedisScheduleStore implements ScheduleStore {
 
     /**
      * Takes a topic whose last schedule was just deleted out of {@link RedisKeys#SCHEDULE_TOPICS} and its index by name
-     * ({@code topics_remove.lua}), so that the due read stops asking about it. The SET is in a cluster slot of its own, so this cannot be one script with the delete; a
-     * put racing it is covered by the order of the steps: a put writes its schedule before its (second) SADD, and this
-     * reads the schedules again after its SREM and puts the topic back when one arrived meanwhile, so whichever of
-     * the two comes last leaves the topic registered when it has a schedule. Should this fail, the delete stands and
-     * the topic is put back (at worst it stays registered: one empty read per due check, as before).
+     * ({@code topics_remove.lua}), so that the due read stops asking about it. The SET is in a cluster slot of its own,
+     * so this cannot be one script with the delete; a put racing it is covered by the order of the steps: a put writes
+     * its schedule before its (second) SADD, and this reads the schedules again after its SREM and puts the topic back
+     * when one arrived meanwhile, so whichever of the two comes last leaves the topic registered when it has a
+     * schedule. Should this fail, the delete stands and the topic is put back (at worst it stays registered: one empty
+     * read per due check, as before).
      */
     private void forgetTopicWithoutSchedules(String topic, Partition p0) {
         try {

@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * Forgets topics (issue 26, finding 12): an operator's delete of a topic without scheduled or leased jobs, and the
  * forgetting of a topic idle (no such jobs, no settings) for a week. A forgotten topic leaves {@link RedisKeys#TOPICS}
- * (with its index by name, in one script: {@link TopicNameIndex#forget}) and {@link RedisKeys#SETTINGS}; its partition record stays (a few bytes; a topic used again keeps its partitions).
+ * (with its index by name, in one script: {@link TopicNameIndex#forget}) and {@link RedisKeys#SETTINGS}; its
+ * partition record stays (a few bytes; a topic used again keeps its partitions).
  *
  * <p>A deletion leaves a tombstone in {@link RedisKeys#TOPICS_FORGOTTEN} (topic → when, by Redis's clock), which the
  * {@link TopicRegistry}'s repair pass reads: it drops the topic from what it writes again, so that another instance does

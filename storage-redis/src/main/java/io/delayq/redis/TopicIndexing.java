@@ -10,12 +10,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Brings each {@link TopicNameIndex} in step with its SET once, at the store's start ({@link TopicNameIndex#reconcile}):
- * a store that ran an earlier version has the SETs and no index, and instances of that version, during a rolling
- * upgrade, write the SETs alone. Done before the constructor returns, so the store answers from a whole index; when
- * Redis cannot be reached then (the SET's master failed and is not replaced yet), tried again every
- * {@value #RETRY_MS} ms in the background until it went through, the store working meanwhile (a topic only the SET
- * holds is missing from the pages by name and by prefix until then).
+ * Brings each {@link TopicNameIndex} in step with its SET once, at the store's start
+ * ({@link TopicNameIndex#reconcile}): a store that ran an earlier version has the SETs and no index, and instances of
+ * that version, during a rolling upgrade, write the SETs alone. Done before the constructor returns, so the store
+ * answers from a whole index; when Redis cannot be reached then (the SET's master failed and is not replaced yet),
+ * tried again every {@value #RETRY_MS} ms in the background until it went through, the store working meanwhile (a
+ * topic only the SET holds is missing from the pages by name and by prefix until then).
  */
 final class TopicIndexing implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TopicIndexing.class);

@@ -54,7 +54,7 @@ final class TopicNameIndex {
         return set;
     }
 
-    /** The names after {@code after} (exclusive; {@code null}: from the first), in name order, at most {@code limit}. */
+    /** The names after {@code after} (exclusive; {@code null}: from the first) in name order, {@code limit} at most. */
     List<String> page(String after, int limit) {
         if (limit <= 0) {
             return List.of();

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>A topic this process writes for the first time is registered before its first job, in one pipeline
- *       ({@code topics_add.lua}, HSETNX, HGET: the recorded count wins), so that a crash in between never hides a topic that has jobs.</li>
+ *       ({@code topics_add.lua}, HSETNX, HGET: the recorded count wins), so that a crash in between never hides a
+ *       topic that has jobs.</li>
  *   <li>Registry writes do not wait for replicas ({@code minReplicas}): a registration a failover loses is written
  *       again by the repair pass below, and the promoted master of the registry, which has no replica of its own until
  *       the old one is back, would otherwise refuse every new topic of the whole cluster (issue 26, finding 21).</li>
@@ -33,8 +34,9 @@ import java.util.concurrent.TimeUnit;
  *       {@value #FLUSH_EVERY_MS} ms; meanwhile no new topic waits for the registry again. Only a crash of this process
  *       during that outage (a second fault) leaves a topic with jobs out of the registry.</li>
  *   <li>Every {@value #REPAIR_EVERY_MS} ms the background pass writes every topic this process has registered again
- *       ({@code topics_add.lua} and an HMGET per {@value #CHUNK} topics; an HSETNX only for a record that is missing), so a registry
- *       that lost writes in a failover is whole again within seconds, rebuilt from what the instances know.</li>
+ *       ({@code topics_add.lua} and an HMGET per {@value #CHUNK} topics; an HSETNX only for a record that is
+ *       missing), so a registry that lost writes in a failover is whole again within seconds, rebuilt from what the
+ *       instances know.</li>
  * </ul>
  */
 final class TopicRegistry implements AutoCloseable {
@@ -173,8 +175,8 @@ final class TopicRegistry implements AutoCloseable {
     }
 
     /**
-     * Writes a chunk of topics again: {@code topics_add.lua} (the SET and its index by name) and HMGET, then HSETNX only
-     * of the records that are missing. A record that
+     * Writes a chunk of topics again: {@code topics_add.lua} (the SET and its index by name) and HMGET, then HSETNX
+     * only of the records that are missing. A record that
      * differs from the one this process wrote with (another instance, configured otherwise, registered the topic while
      * the registry was out of reach) is logged: the jobs this process wrote meanwhile are in its partitions.
      */

@@ -118,7 +118,7 @@ public final class TenantTopics {
         return !first.isEmpty() && first.get(0).equals(name);
     }
 
-    /** The prefixes no other prefix of the set covers: every topic of {@code billing.eu.} is one of {@code billing.}. */
+    /** The prefixes no other prefix of the set covers: each topic of {@code billing.eu.} is one of {@code billing.}. */
     static List<String> outermost(Set<String> prefixes) {
         List<String> out = new ArrayList<>();
         for (String p : prefixes) {

@@ -34,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A tenant's use (its topics, pending jobs and schedules: what the quota gate and the tenant gauges read) and its
  * topic list (a tenant's {@code GET /v1/topics}) are read by its patterns from the store's index by name, never from
- * the whole topic list: beside 2,000 topics of another team, the store answers no name of theirs. The real store of the run ({@link TestStores#selected()}) is wrapped in a
- * delegate that passes every call through and notes which topic names the store's topic reads answered.
+ * the whole topic list: beside 2,000 topics of another team, the store answers no name of theirs. The real store of
+ * the run ({@link TestStores#selected()}) is wrapped in a delegate that passes every call through and notes which
+ * topic names the store's topic reads answered.
  */
 @Tag("both-stores")
 class TenantUseTest {
