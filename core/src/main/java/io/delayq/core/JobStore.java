@@ -294,6 +294,31 @@ public interface JobStore extends AutoCloseable {
         return topics().stream().filter(t -> after == null || t.compareTo(after) > 0).sorted().limit(limit).toList();
     }
 
+    /**
+     * One page of the topics of {@link #topics()} whose name starts with {@code prefix}, in name order: those after
+     * {@code after} (exclusive; {@code null}: from the first), at most {@code limit}. What a tenant's topics are read
+     * by: a wildcard pattern's prefix ({@code billing.} for {@code billing.*}) page by page, and a topic name itself,
+     * whose first answer is that topic when the store has it (every other topic starting with the name sorts after
+     * it). Names compare by code point (a topic's alphabet is ASCII: also {@link String#compareTo}), so that a page
+     * is a range of a store's index by name: both stores read only the page, however many other topics they hold. This
+     * default filters every topic, for a store without such an index.
+     *
+     * @param prefix not empty; every character means itself ({@code .}, {@code _} and {@code -} are no wildcards)
+     */
+    default List<String> topicsStartingWith(String prefix, String after, int limit) {
+        requirePrefix(prefix);
+        return topics().stream().filter(t -> t.startsWith(prefix) && (after == null || t.compareTo(after) > 0))
+                .sorted().limit(limit).toList();
+    }
+
+    /** The check of {@link #topicsStartingWith}'s prefix, for the stores' own implementations. */
+    static String requirePrefix(String prefix) {
+        if (prefix == null || prefix.isEmpty()) {
+            throw new IllegalArgumentException("a topic prefix is not empty (every topic is topics(after, limit))");
+        }
+        return prefix;
+    }
+
     /** The settings of several topics at once ({@link #settings(String)} of each), in one round trip where it can. */
     default Map<String, TopicSettings> settings(Collection<String> topics) {
         Map<String, TopicSettings> result = new LinkedHashMap<>();

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 /**
  * What every store's {@link ScheduleStore} promises, run against a real backend by each store module: the
@@ -152,18 +152,33 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
-    void countsAreBySchedulesOfEachTopicAskedFor() {
-        String other = topic + "-other";
+    void countsAreBySchedulesOfTheTopicsStartingWithAPrefixInNameOrder() {
+        String other = topic + ".other";
+        String deeper = topic + ".x.y";
+        String dashed = topic + "-not-asked";
         schedules.put(topic, "a", "{}", null);
         schedules.put(topic, "b", "{}", null);
         schedules.put(other, "c", "{}", null);
-        schedules.put(topic + "-not-asked", "d", "{}", null);
-        java.util.function.Predicate<String> asked = t -> t.equals(topic) || t.equals(other) || t.equals(topic + "-x");
-        assertThat(schedules.counts(asked)).containsExactlyInAnyOrderEntriesOf(Map.of(topic, 2L, other, 1L));
-        assertThat(schedules.counts(t -> t.equals(topic + "-x"))).isEmpty();
+        schedules.put(deeper, "d", "{}", null);
+        schedules.put(dashed, "e", "{}", null);
+
+        assertThat(schedules.counts(topic + ".", null, 10)).containsExactly(entry(other, 1L), entry(deeper, 1L));
+        assertThat(schedules.counts(topic, null, 1)).as("a topic name is its own first answer")
+                .containsExactly(entry(topic, 2L));
+        assertThat(schedules.counts(topic, null, 10)).as("by code point: '-' < '.'").containsExactly(entry(topic, 2L),
+                entry(dashed, 1L), entry(other, 1L), entry(deeper, 1L));
+        assertThat(schedules.counts(topic, null, 2)).containsExactly(entry(topic, 2L), entry(dashed, 1L));
+        assertThat(schedules.counts(topic, dashed, 2)).as("the next page").containsExactly(entry(other, 1L),
+                entry(deeper, 1L));
+        assertThat(schedules.counts(topic + ".", other, 10)).containsExactly(entry(deeper, 1L));
+        assertThat(schedules.counts(topic + "_", null, 10)).as("'_' is no wildcard").isEmpty();
+        assertThat(schedules.counts(topic + "-x", null, 10)).isEmpty();
+
         schedules.put(topic, "a", "{\"replaced\":true}", null); // a replace is not one more
         schedules.delete(other, "c");
-        assertThat(schedules.counts(asked)).containsExactlyInAnyOrderEntriesOf(Map.of(topic, 2L));
+        assertThat(schedules.counts(topic, null, 10)).containsExactly(entry(topic, 2L), entry(dashed, 1L),
+                entry(deeper, 1L));
+        assertThat(schedules.counts(other, null, 1)).as("its last schedule went").isEmpty();
     }
 
     @Test

@@ -11,11 +11,13 @@ import java.util.UUID;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What every store promises about its topic list beyond {@link JobStoreContract} (issue 26, finding 12): pages in name
- * order, the settings of a page in one call, the deletion of a topic without scheduled or leased jobs, and the
- * forgetting of a topic without jobs and settings once idle long enough. Run against a real backend by each store
+ * order, the topics starting with a prefix (a tenant's patterns) as pages of their own, the settings of a page in one
+ * call, the deletion of a topic without scheduled or leased jobs, and the forgetting of a topic without jobs and
+ * settings once idle long enough. Run against a real backend by each store
  * module; each test uses topics of its own.
  */
 public abstract class TopicsContract {
@@ -56,6 +58,80 @@ public abstract class TopicsContract {
         assertThat(seen.stream().filter(t -> t.startsWith(run)).toList()).containsExactlyElementsOf(mine);
         assertThat(store.topics(mine.get(4), 10)).doesNotContain(mine.get(4));
         assertThat(store.topics(null, 3)).hasSizeLessThanOrEqualTo(3).isSorted();
+    }
+
+    @Test
+    void theTopicsStartingWithAPrefixAreExactlyThoseInNameOrder() {
+        String b = run + ".billing";
+        List<String> names = List.of(b, b + "-x", b + "_y", b + ".a-b_c", b + ".eu.y", b + ".eu.z", b + ".x", b + "x.q",
+                b + ".eu", run + ".bill", run + ".billin");
+        names.forEach(t -> store.enqueue(NewJob.delayed(t, "j", PAYLOAD, 60_000, 1)));
+
+        assertThat(store.topicsStartingWith(b + ".", null, 100)).as("billing.* against billing.eu.*")
+                .containsExactly(b + ".a-b_c", b + ".eu", b + ".eu.y", b + ".eu.z", b + ".x");
+        assertThat(store.topicsStartingWith(b + ".eu.", null, 100)).containsExactly(b + ".eu.y", b + ".eu.z");
+        assertThat(store.topicsStartingWith(b, null, 100)).as("by code point: '-' < '.' < '_' < 'x'")
+                .containsExactlyElementsOf(names.stream().filter(t -> t.startsWith(b)).sorted().toList());
+        assertThat(store.topicsStartingWith(b, null, 1)).as("a topic name is its own first answer").containsExactly(b);
+        assertThat(store.topicsStartingWith(b + ".eu", null, 1)).containsExactly(b + ".eu");
+        assertThat(store.topicsStartingWith(b + "_", null, 100)).as("'_' and '-' are no wildcards")
+                .containsExactly(b + "_y");
+        assertThat(store.topicsStartingWith(b + "-", null, 100)).containsExactly(b + "-x");
+        assertThat(store.topicsStartingWith(run + ".billing.a-b_c.", null, 100)).as("nothing goes on after it")
+                .isEmpty();
+        assertThat(store.topicsStartingWith(run + ".nobody", null, 100)).isEmpty();
+        assertThatThrownBy(() -> store.topicsStartingWith("", null, 10)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void pagesOfAPrefixGoOnAfterTheLastNameRead() {
+        String p = run + ".pg.";
+        List<String> mine = IntStream.range(0, 7).mapToObj(i -> p + "t" + i).toList();
+        mine.forEach(t -> store.enqueue(NewJob.delayed(t, "j", PAYLOAD, 60_000, 1)));
+        List.of(run + ".pg", run + ".pgx", run + ".ph.t0").forEach(t -> store.enqueue(NewJob.delayed(t, "j", PAYLOAD,
+                60_000, 1)));
+
+        List<String> seen = new ArrayList<>();
+        String after = null;
+        List<String> page;
+        do {
+            page = store.topicsStartingWith(p, after, 3);
+            assertThat(page.size()).isLessThanOrEqualTo(3);
+            seen.addAll(page);
+            after = page.isEmpty() ? after : page.get(page.size() - 1);
+        } while (page.size() == 3);
+        assertThat(seen).containsExactlyElementsOf(mine);
+        assertThat(store.topicsStartingWith(p, p + "t3", 10)).containsExactly(p + "t4", p + "t5", p + "t6");
+        assertThat(store.topicsStartingWith(p, p + "t3a", 10)).as("after a name not stored")
+                .containsExactly(p + "t4", p + "t5", p + "t6");
+        assertThat(store.topicsStartingWith(p, run, 10)).as("after a name before the prefix: from the first")
+                .containsExactlyElementsOf(mine);
+        assertThat(store.topicsStartingWith(p, p + "u", 10)).as("after the prefix's range").isEmpty();
+        assertThat(store.topicsStartingWith(p, p + "t6", 10)).isEmpty();
+    }
+
+    @Test
+    void aDeletedOrForgottenTopicLeavesItsPrefixAndANewJobBringsItBack() {
+        String p = run + ".gone.";
+        String deleted = p + "deleted";
+        String forgotten = p + "forgotten";
+        String kept = p + "kept";
+        for (String t : List.of(deleted, forgotten, kept)) {
+            store.enqueue(NewJob.delayed(t, "j", PAYLOAD, 60_000, 1));
+        }
+        store.cancel(new JobRef(deleted, "j"));
+        store.cancel(new JobRef(forgotten, "j"));
+        assertThat(store.topicsStartingWith(p, null, 10)).containsExactly(deleted, forgotten, kept);
+
+        assertThat(store.deleteTopic(deleted)).isTrue();
+        boolean gone = store.forgetIfIdle(forgotten, 0) || store.forgetIfIdle(forgotten, 0);
+        assertThat(gone).as("idle for 0 ms: forgotten by the first look (which may only mark it) or the next").isTrue();
+        assertThat(store.topicsStartingWith(p, null, 10)).containsExactly(kept);
+        assertThat(store.topicsStartingWith(deleted, null, 1)).isEmpty();
+        assertThat(store.topics(run, 100)).doesNotContain(deleted, forgotten).contains(kept);
+
+        store.enqueue(NewJob.delayed(deleted, "k", PAYLOAD, 60_000, 1));
+        assertThat(store.topicsStartingWith(p, null, 10)).containsExactly(deleted, kept);
     }
 
     @Test

@@ -46,6 +46,11 @@ interface JobQueries {
     @SqlQuery("topics_page")
     List<String> topics(@Bind("after") String after, @Bind("limit") int limit);
 
+    /** {@code topics_starting_with.sql}: {@code after} {@code ""} from the first. */
+    @SqlQuery("topics_starting_with")
+    List<String> topicsStartingWith(@Bind("prefix") String prefix, @Bind("upper") String upper,
+                                    @Bind("after") String after, @Bind("limit") int limit);
+
     /** Only topics with settings have a row: topic, settings (JSON text). */
     @SqlQuery("settings_many")
     @RegisterConstructorMapper(TopicSettingsRow.class)

@@ -19,6 +19,7 @@ import io.delayq.core.StoreListener;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
+import io.delayq.core.archive.TopicScope;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.core.listing.JobPage;
@@ -185,6 +186,18 @@ public final class PostgresJobStore implements JobStore {
     @Override
     public List<String> topics(String after, int limit) {
         return PostgresCalls.call("list topics", () -> queries.topics(after, limit));
+    }
+
+    /** One range of V22's {@code delayq_topics_by_name} ({@code topics_starting_with.sql}): the cost of the page. */
+    @Override
+    public List<String> topicsStartingWith(String prefix, String after, int limit) {
+        JobStore.requirePrefix(prefix);
+        String upper = TopicScope.successor(prefix);
+        if (upper == null || limit <= 0) {
+            return List.of(); // only the last code point there is: no topic (ASCII, JobRules) starts with it
+        }
+        return PostgresCalls.call("list topics by prefix",
+                () -> queries.topicsStartingWith(prefix, upper, after == null ? "" : after, limit));
     }
 
     /** One statement for every topic ({@code settings_many.sql}). */

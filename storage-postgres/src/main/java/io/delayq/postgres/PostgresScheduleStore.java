@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.core.Delivery;
 import io.delayq.core.JobRules;
+import io.delayq.core.JobStore;
 import io.delayq.core.NewJob;
 import io.delayq.core.StoreException;
 import io.delayq.core.StoreStatus;
+import io.delayq.core.archive.TopicScope;
 import io.delayq.core.schedule.Fire;
 import io.delayq.core.schedule.ScheduleRecord;
 import io.delayq.core.schedule.ScheduleStore;
@@ -17,11 +19,10 @@ import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.function.Predicate;
 
 /**
  * Core's {@link ScheduleStore} on PostgreSQL: one row of {@code delayq_schedules} (V17) per schedule; each write one
@@ -62,13 +63,18 @@ final class PostgresScheduleStore implements ScheduleStore {
                 () -> statements.list(topic, afterName == null ? "" : afterName, limit));
     }
 
+    /** One statement, {@code schedule_count.sql}: a range of V22's index by topic. */
     @Override
-    public Map<String, Long> counts(Predicate<String> which) {
-        Map<String, Long> out = new TreeMap<>();
-        for (ScheduleStatements.TopicCount row : PostgresCalls.call("count schedules", statements::counts)) {
-            if (which.test(row.topic())) {
-                out.put(row.topic(), row.schedules());
-            }
+    public Map<String, Long> counts(String prefix, String after, int limit) {
+        JobStore.requirePrefix(prefix);
+        String upper = TopicScope.successor(prefix);
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (upper == null || limit <= 0) {
+            return out; // only the last code point there is: no topic (ASCII, JobRules) starts with it
+        }
+        for (ScheduleStatements.TopicCount row : PostgresCalls.call("count schedules",
+                () -> statements.counts(prefix, upper, after == null ? "" : after, limit))) {
+            out.put(row.topic(), row.schedules());
         }
         return out;
     }

@@ -32,9 +32,11 @@ interface ScheduleStatements {
     record TopicCount(String topic, long schedules) {
     }
 
+    /** {@code after} {@code ""} from the first; {@code upper} as {@code topics_starting_with.sql}'s. */
     @SqlQuery("schedule_count")
     @RegisterConstructorMapper(TopicCount.class)
-    List<TopicCount> counts();
+    List<TopicCount> counts(@Bind("prefix") String prefix, @Bind("upper") String upper, @Bind("after") String after,
+                            @Bind("limit") int limit);
 
     @SqlQuery("schedule_delete")
     int delete(@Bind("topic") String topic, @Bind("name") String name);

@@ -81,6 +81,8 @@ public final class RedisJobStore implements JobStore {
     private final TopicStatsBatch statsBatch;
     private final FinishedTrimmer trimmer;
     private final TopicForgetting forgetting;
+    private final TopicNameIndex topicNames;
+    private final TopicIndexing indexing;
     private Runnable onClose = () -> { };
 
     /**
@@ -98,9 +100,11 @@ public final class RedisJobStore implements JobStore {
         this.calls = new RedisCalls(redis, nodes, scripts);
         ScriptArgs scriptArgs = ScriptArgs.of(options);
         ReplicatedWrites writes = new ReplicatedWrites(calls, options);
-        this.registry = new TopicRegistry(calls);
+        this.topicNames = TopicNameIndex.registry(calls);
+        TopicNameIndex withSchedules = TopicNameIndex.withSchedules(calls);
+        this.registry = new TopicRegistry(calls, topicNames);
         this.topics = new TopicPartitions(calls, registry, options);
-        this.forgetting = new TopicForgetting(calls, registry, this);
+        this.forgetting = new TopicForgetting(calls, registry, topicNames, this);
         this.settings = new TopicSettingsStore(calls, writes, topics, codec, options);
         this.enqueuer = new EnqueueWriter(writes, topics, codec);
         this.coalescer = new EnqueueCoalescer("Redis", enqueuer::enqueue);
@@ -115,13 +119,14 @@ public final class RedisJobStore implements JobStore {
         this.breakers = new RedisCircuitBreakers(calls);
         this.tenants = new RedisTenantRegistry(calls, writes);
         this.rateLimiters = new RedisRateLimiters(calls);
-        this.schedules = new RedisScheduleStore(calls, writes, topics, codec);
+        this.schedules = new RedisScheduleStore(calls, writes, topics, codec, withSchedules);
         this.statsBatch = new TopicStatsBatch(calls, topics);
         calls.call("load scripts", () -> {
             scripts.loadAll(RedisKeys.TOPICS);
             return null;
         });
         warnIfRedisMayEvict();
+        this.indexing = new TopicIndexing(List.of(topicNames, withSchedules));
         this.trimmer = new FinishedTrimmer(calls, topics, scriptArgs, options);
     }
 
@@ -227,6 +232,18 @@ public final class RedisJobStore implements JobStore {
     @Override
     public TopicStats stats(String topic) {
         return reads.stats(topic);
+    }
+
+    /** One range of {@code dq:topics}' index by name ({@link TopicNameIndex}), not a sort of the whole SET. */
+    @Override
+    public List<String> topics(String after, int limit) {
+        return topicNames.page(after, limit);
+    }
+
+    /** One range of {@code dq:topics}' index by name ({@link TopicNameIndex}): the cost of the page. */
+    @Override
+    public List<String> topicsStartingWith(String prefix, String after, int limit) {
+        return topicNames.startingWith(prefix, after, limit);
     }
 
     /** One HMGET of {@code dq:settings} (issue 26, finding 12: a page of topics costs a few calls, not 2 per topic). */
@@ -415,6 +432,7 @@ public final class RedisJobStore implements JobStore {
 
     @Override
     public void close() {
+        indexing.close();
         trimmer.close();
         registry.close();
         notifications.close();

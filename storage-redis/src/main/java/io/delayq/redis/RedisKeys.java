@@ -12,6 +12,13 @@ final class RedisKeys {
     static final int SLOTS = 16_384;
     /** SET of every topic that has had a job or settings. */
     static final String TOPICS = "dq:topics";
+    /**
+     * ZSET of the members of {@link #TOPICS}, every score 0: the same names in byte order, so that a page of them and
+     * the topics starting with a prefix (a tenant's {@code billing.*}) are a range read ({@code ZRANGE … BYLEX})
+     * costing the page, however many topics the store holds ({@link TopicNameIndex}). Changed only with the SET, in the
+     * same script, so hash tag {@code {dq:topics}}: the SET's slot.
+     */
+    static final String TOPICS_BY_NAME = "dq:topics-by-name:{" + TOPICS + "}";
     /** HASH topic → {@link io.delayq.core.TopicSettings} JSON. */
     static final String SETTINGS = "dq:settings";
     /**
@@ -85,6 +92,11 @@ final class RedisKeys {
      * these topics' due sets only. A topic leaves it when its last schedule is deleted (RedisScheduleStore#delete).
      */
     static final String SCHEDULE_TOPICS = "dq:schedule-topics";
+    /**
+     * ZSET of the members of {@link #SCHEDULE_TOPICS}, every score 0: what a tenant's schedule counts read by prefix
+     * ({@link TopicNameIndex}, as {@link #TOPICS_BY_NAME} is to {@link #TOPICS}); in the SET's slot.
+     */
+    static final String SCHEDULE_TOPICS_BY_NAME = "dq:schedule-topics-by-name:{" + SCHEDULE_TOPICS + "}";
 
     private RedisKeys() {
     }

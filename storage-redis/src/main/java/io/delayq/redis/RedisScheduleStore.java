@@ -19,12 +19,11 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Predicate;
 
 /**
  * Core's {@link ScheduleStore} on Redis. A topic's schedules are one HASH and their due times one ZSET
@@ -36,7 +35,8 @@ import java.util.function.Predicate;
  *
  * <p>Reads are plain commands. A topic's list reads its whole HASH (schedules are made by people, a few per topic);
  * the due read looks at the due ZSET of each topic in {@link RedisKeys#SCHEDULE_TOPICS}, which holds the topics that
- * have a schedule (a topic leaves it with its last schedule's delete).
+ * have a schedule (a topic leaves it with its last schedule's delete); its index by name ({@link TopicNameIndex},
+ * written with it in one script) serves the counts of a tenant's topics by prefix.
  */
 final class RedisScheduleStore implements ScheduleStore {
     private static final Logger LOG = LoggerFactory.getLogger(RedisScheduleStore.class);
@@ -46,12 +46,15 @@ final class RedisScheduleStore implements ScheduleStore {
     private final ReplicatedWrites writes;
     private final TopicPartitions topics;
     private final RecordCodec codec;
+    private final TopicNameIndex withSchedules;
 
-    RedisScheduleStore(RedisCalls calls, ReplicatedWrites writes, TopicPartitions topics, RecordCodec codec) {
+    RedisScheduleStore(RedisCalls calls, ReplicatedWrites writes, TopicPartitions topics, RecordCodec codec,
+                       TopicNameIndex withSchedules) {
         this.calls = calls;
         this.writes = writes;
         this.topics = topics;
         this.codec = codec;
+        this.withSchedules = withSchedules;
     }
 
     @Override
@@ -93,19 +96,33 @@ final class RedisScheduleStore implements ScheduleStore {
         return page;
     }
 
+    /**
+     * A range of the index of {@link RedisKeys#SCHEDULE_TOPICS} by name ({@link TopicNameIndex}), then an HLEN of each
+     * topic of it in one pipeline. A topic listed without schedules (its last one deleted a moment ago) is left out and
+     * the next names read, so that a page short of {@code limit} is the last.
+     */
     @Override
-    public Map<String, Long> counts(Predicate<String> which) {
-        Set<String> withSchedules = calls.call("list the topics with schedules",
-                () -> calls.client().smembers(RedisKeys.SCHEDULE_TOPICS));
-        Map<String, Long> out = new TreeMap<>();
-        for (String topic : withSchedules) {
-            if (which.test(topic)) { // only the topics asked for cost a read
-                Partition p0 = topics.partitions(topic)[0];
-                long n = calls.call("count schedules", () -> calls.client().hlen(RedisKeys.schedules(p0)));
-                if (n > 0) {
-                    out.put(topic, n);
+    public Map<String, Long> counts(String prefix, String after, int limit) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        String position = after;
+        while (out.size() < limit) {
+            int wanted = limit - out.size();
+            List<String> names = withSchedules.startingWith(prefix, position, wanted);
+            if (names.isEmpty()) {
+                break;
+            }
+            List<Partition> p0s = names.stream().map(t -> topics.partitions(t)[0]).toList();
+            List<Long> counts = calls.perPartition("count schedules", p0s,
+                    (pipeline, p0) -> pipeline.hlen(RedisKeys.schedules(p0)));
+            for (int i = 0; i < names.size(); i++) {
+                if (counts.get(i) > 0) {
+                    out.put(names.get(i), counts.get(i));
                 }
             }
+            if (names.size() < wanted) {
+                break; // the index holds no more
+            }
+            position = names.get(names.size() - 1);
         }
         return out;
     }
@@ -124,16 +141,17 @@ final class RedisScheduleStore implements ScheduleStore {
     }
 
     /**
-     * Takes a topic whose last schedule was just deleted out of {@link RedisKeys#SCHEDULE_TOPICS}, so that the due read
-     * stops asking about it. The SET is in a cluster slot of its own, so this cannot be one script with the delete; a
-     * put racing it is covered by the order of the steps: a put writes its schedule before its (second) SADD, and this
-     * reads the schedules again after its SREM and puts the topic back when one arrived meanwhile, so whichever of
-     * the two comes last leaves the topic registered when it has a schedule. Should this fail, the delete stands and
-     * the topic is put back (at worst it stays registered: one empty read per due check, as before).
+     * Takes a topic whose last schedule was just deleted out of {@link RedisKeys#SCHEDULE_TOPICS} and its index by name
+     * ({@code topics_remove.lua}), so that the due read stops asking about it. The SET is in a cluster slot of its own,
+     * so this cannot be one script with the delete; a put racing it is covered by the order of the steps: a put writes
+     * its schedule before its (second) SADD, and this reads the schedules again after its SREM and puts the topic back
+     * when one arrived meanwhile, so whichever of the two comes last leaves the topic registered when it has a
+     * schedule. Should this fail, the delete stands and the topic is put back (at worst it stays registered: one empty
+     * read per due check, as before).
      */
     private void forgetTopicWithoutSchedules(String topic, Partition p0) {
         try {
-            calls.call("forget a topic without schedules", () -> calls.client().srem(RedisKeys.SCHEDULE_TOPICS, topic));
+            withSchedules.remove(topic);
             long left = calls.call("count a topic's schedules", () -> calls.client().hlen(RedisKeys.schedules(p0)));
             if (left > 0) {
                 registerTopic(topic);
@@ -151,7 +169,7 @@ final class RedisScheduleStore implements ScheduleStore {
     }
 
     private void registerTopic(String topic) {
-        calls.call("register a topic with schedules", () -> calls.client().sadd(RedisKeys.SCHEDULE_TOPICS, topic));
+        withSchedules.add(List.of(topic), null);
     }
 
     @Override

@@ -26,14 +26,16 @@ final class Scripts {
      * The scripts, one per store operation (and {@code leases}, a read, to spare the network the payloads; {@code now},
      * the server's clock), one per write of a callback origin's circuit and of the origins a topic's jobs use
      * ({@link RedisCircuitBreakers}), one per change of the tenancy and its atomic read ({@link RedisTenantRegistry}),
-     * and a token bucket's take ({@link RedisRateLimiters}), and the writes of recurring schedules
-     * ({@link RedisScheduleStore}).
+     * and a token bucket's take ({@link RedisRateLimiters}), the writes of recurring schedules
+     * ({@link RedisScheduleStore}), and the writes of the SETs of topics with their indexes by name
+     * ({@link TopicNameIndex}).
      */
     enum Op {
         ENQUEUE, RESERVE, ACK, NACK, EXTEND, EXPIRE, CANCEL, RESCHEDULE, TRIM, SETTINGS, QUARANTINE, LEASES, NOW,
         BREAKER_FAILURE, BREAKER_SUCCESS, BREAKER_PROBE, BREAKER_HELD, BREAKER_EXPIRE, TOPIC_ORIGINS,
         TENANCY_READ, TENANT_PUT, TENANT_DELETE, TOKEN_PUT, TOKEN_DELETE, TOKEN_USE, RATE_TAKE,
-        EXPIRE_OVERDUE, SCHEDULE_PUT, SCHEDULE_FIRE, SCHEDULE_DELETE, LIST_JOBS;
+        EXPIRE_OVERDUE, SCHEDULE_PUT, SCHEDULE_FIRE, SCHEDULE_DELETE, LIST_JOBS,
+        TOPICS_ADD, TOPICS_REMOVE, TOPIC_FORGET, TOPICS_INDEX;
 
         String resource() {
             return name().toLowerCase(java.util.Locale.ROOT) + ".lua";

@@ -5,13 +5,15 @@ import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
 import redis.clients.jedis.UnifiedJedis;
 
+import java.util.List;
 import java.util.Map;
 
 /**
  * Forgets topics (issue 26, finding 12): an operator's delete of a topic without scheduled or leased jobs, and the
  * forgetting of a topic idle (no such jobs, no settings) for a week. A forgotten topic leaves {@link RedisKeys#TOPICS}
- * and {@link RedisKeys#SETTINGS}, and the record of the origins its jobs used ({@link RedisKeys#topicOrigins}) goes
- * with it; its partition record stays (a few bytes; a topic used again keeps its partitions).
+ * (with its index by name, in one script: {@link TopicNameIndex#forget}) and {@link RedisKeys#SETTINGS}, and the
+ * record of the origins its jobs used ({@link RedisKeys#topicOrigins}) goes with it; its partition record stays (a
+ * few bytes; a topic used again keeps its partitions).
  *
  * <p>A deletion leaves a tombstone in {@link RedisKeys#TOPICS_FORGOTTEN} (topic → when, by Redis's clock), which the
  * {@link TopicRegistry}'s repair pass reads: it drops the topic from what it writes again, so that another instance does
@@ -27,11 +29,13 @@ final class TopicForgetting {
 
     private final RedisCalls calls;
     private final TopicRegistry registry;
+    private final TopicNameIndex names;
     private final JobStore store;
 
-    TopicForgetting(RedisCalls calls, TopicRegistry registry, JobStore store) {
+    TopicForgetting(RedisCalls calls, TopicRegistry registry, TopicNameIndex names, JobStore store) {
         this.calls = calls;
         this.registry = registry;
+        this.names = names;
         this.store = store;
     }
 
@@ -42,19 +46,16 @@ final class TopicForgetting {
         UnifiedJedis redis = calls.client();
         long now = store.now();
         String settings = calls.call("read settings", () -> redis.hget(RedisKeys.SETTINGS, topic));
+        names.forget(topic, now); // topic_forget.lua: tombstone, the SET and its index, the idle mark
         calls.call("forget topic " + topic, () -> {
-            redis.hset(RedisKeys.TOPICS_FORGOTTEN, topic, Long.toString(now));
-            redis.srem(RedisKeys.TOPICS, topic);
             redis.hdel(RedisKeys.SETTINGS, topic);
-            redis.hdel(RedisKeys.TOPICS_IDLE, topic);
             redis.del(RedisKeys.topicOrigins(topic)); // the origins its jobs used (not restored below: they come back)
             return null;
         });
         registry.forget(topic);
         if (busy(topic)) { // a job arrived between the check and the deletion: the topic is listed again
             calls.call("restore topic " + topic, () -> {
-                redis.hdel(RedisKeys.TOPICS_FORGOTTEN, topic);
-                redis.sadd(RedisKeys.TOPICS, topic);
+                names.add(List.of(topic), RedisKeys.TOPICS_FORGOTTEN); // the SET and its index, the tombstone gone
                 if (settings != null) {
                     redis.hset(RedisKeys.SETTINGS, topic, settings);
                 }

@@ -17,13 +17,15 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The topic registry, {@code dq:topics} (every topic with jobs or settings) and {@code dq:partitions} (each topic's
- * {@link PartitionRecord}), kept so that its writes never gate job writes. The registry is two keys, so on a cluster it
- * lives on one master; a job write must not depend on that master when its own partition lives on another.
+ * The topic registry, {@code dq:topics} (every topic with jobs or settings; with its index by name,
+ * {@link TopicNameIndex}) and {@code dq:partitions} (each topic's {@link PartitionRecord}), kept so that its writes
+ * never gate job writes. The registry is a few keys, on a cluster on one or two masters; a job write must not depend
+ * on them when its own partition lives on another.
  *
  * <ul>
- *   <li>A topic this process writes for the first time is registered before its first job, in one pipeline (SADD,
- *       HSETNX, HGET: the recorded count wins), so that a crash in between never hides a topic that has jobs.</li>
+ *   <li>A topic this process writes for the first time is registered before its first job, in one pipeline
+ *       ({@code topics_add.lua}, HSETNX, HGET: the recorded count wins), so that a crash in between never hides a
+ *       topic that has jobs.</li>
  *   <li>Registry writes do not wait for replicas ({@code minReplicas}): a registration a failover loses is written
  *       again by the repair pass below, and the promoted master of the registry, which has no replica of its own until
  *       the old one is back, would otherwise refuse every new topic of the whole cluster (issue 26, finding 21).</li>
@@ -32,8 +34,9 @@ import java.util.concurrent.TimeUnit;
  *       {@value #FLUSH_EVERY_MS} ms; meanwhile no new topic waits for the registry again. Only a crash of this process
  *       during that outage (a second fault) leaves a topic with jobs out of the registry.</li>
  *   <li>Every {@value #REPAIR_EVERY_MS} ms the background pass writes every topic this process has registered again
- *       (an SADD and an HMGET per {@value #CHUNK} topics; an HSETNX only for a record that is missing), so a registry
- *       that lost writes in a failover is whole again within seconds, rebuilt from what the instances know.</li>
+ *       ({@code topics_add.lua} and an HMGET per {@value #CHUNK} topics; an HSETNX only for a record that is
+ *       missing), so a registry that lost writes in a failover is whole again within seconds, rebuilt from what the
+ *       instances know.</li>
  * </ul>
  */
 final class TopicRegistry implements AutoCloseable {
@@ -43,6 +46,7 @@ final class TopicRegistry implements AutoCloseable {
     private static final int CHUNK = 500;
 
     private final RedisCalls calls;
+    private final TopicNameIndex names;
     /** Topics this process has registered (or queued for registration) → the record it writes with. */
     private final Map<String, PartitionRecord> registered = new ConcurrentHashMap<>();
     /** Topics whose registration has not reached Redis yet. */
@@ -52,8 +56,9 @@ final class TopicRegistry implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private long nextRepairNanos;
 
-    TopicRegistry(RedisCalls calls) {
+    TopicRegistry(RedisCalls calls, TopicNameIndex names) {
         this.calls = calls;
+        this.names = names;
         this.nextRepairNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REPAIR_EVERY_MS);
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "delayq-redis-registry");
@@ -111,23 +116,25 @@ final class TopicRegistry implements AutoCloseable {
     }
 
     /**
-     * SADD of the topics, then HSETNX and HGET of each record, in one pipeline: the records as recorded now.
+     * {@code topics_add.lua} (the SET, its index by name, the tombstones cleared), then HSETNX and HGET of each record,
+     * in one pipeline: the records as recorded now.
      *
      * @throws StoreException UNAVAILABLE when a node did not answer its part
      */
     private List<String> write(List<String> topics, List<PartitionRecord> records) {
         return calls.call("register topic(s) " + topics.get(0) + (topics.size() > 1 ? " …" : ""), () -> {
             List<Response<String>> reads = new ArrayList<>(topics.size());
-            List<Response<?>> writes = new ArrayList<>(topics.size() + 1);
+            List<Response<?>> writes = new ArrayList<>(topics.size());
+            TopicNameIndex.Queued added;
             try (AbstractPipeline pipeline = calls.pipelined()) {
-                writes.add(pipeline.sadd(RedisKeys.TOPICS, topics.toArray(String[]::new)));
-                writes.add(pipeline.hdel(RedisKeys.TOPICS_FORGOTTEN, topics.toArray(String[]::new)));
+                added = names.addIn(pipeline, topics, RedisKeys.TOPICS_FORGOTTEN);
                 for (int i = 0; i < topics.size(); i++) {
                     writes.add(pipeline.hsetnx(RedisKeys.PARTITIONS, topics.get(i), records.get(i).encode()));
                     reads.add(pipeline.hget(RedisKeys.PARTITIONS, topics.get(i)));
                 }
                 pipeline.sync();
             }
+            added.confirm();
             writes.forEach(Response::get); // a write Redis refused fails the call
             return reads.stream().map(Response::get).toList();
         });
@@ -168,7 +175,8 @@ final class TopicRegistry implements AutoCloseable {
     }
 
     /**
-     * Writes a chunk of topics again: SADD and HMGET, then HSETNX only of the records that are missing. A record that
+     * Writes a chunk of topics again: {@code topics_add.lua} (the SET and its index by name) and HMGET, then HSETNX
+     * only of the records that are missing. A record that
      * differs from the one this process wrote with (another instance, configured otherwise, registered the topic while
      * the registry was out of reach) is logged: the jobs this process wrote meanwhile are in its partitions.
      */
@@ -180,12 +188,13 @@ final class TopicRegistry implements AutoCloseable {
         String[] names = topics.toArray(String[]::new);
         List<String> recorded = calls.call("register topics", () -> {
             Response<List<String>> records;
+            TopicNameIndex.Queued added;
             try (AbstractPipeline pipeline = calls.pipelined()) {
-                Response<Long> added = pipeline.sadd(RedisKeys.TOPICS, names);
+                added = this.names.addIn(pipeline, topics, null);
                 records = pipeline.hmget(RedisKeys.PARTITIONS, names);
                 pipeline.sync();
-                added.get();
             }
+            added.confirm();
             return records.get();
         });
         List<String> missing = new ArrayList<>();

@@ -5,7 +5,6 @@ import io.delayq.core.NewJob;
 import java.util.Map;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Predicate;
 
 /**
  * The recurring schedules of every topic, kept in the job store so that every instance sees the same schedules and
@@ -38,11 +37,18 @@ public interface ScheduleStore {
     List<ScheduleRecord> list(String topic, String afterName, int limit);
 
     /**
-     * How many schedules each topic holds, for every topic that holds any and that {@code which} accepts (a tenant's
-     * schedules count against its pending-jobs quota, and may be in topics that never held a job yet). One read on
-     * PostgreSQL; on Redis one read of the topics with schedules, then one per topic accepted.
+     * How many schedules each topic holds whose name starts with {@code prefix}, for the topics that hold any, in name
+     * order (the map's iteration order; names compare by code point, as in
+     * {@link io.delayq.core.JobStore#topicsStartingWith}): those after {@code after} (exclusive; {@code null}: from the
+     * first), at most {@code limit}. A tenant's schedules count against its pending-jobs quota and may be in topics
+     * that never held a job yet; they are read by its patterns as its topics are: a wildcard's prefix page by page, a
+     * topic name by its first answer. Both stores read an index of the topics with schedules by name: the cost is the
+     * page, not every topic with schedules (one statement on PostgreSQL; on Redis one range read of the index, then
+     * one count per topic of the page, pipelined).
+     *
+     * @param prefix not empty; every character means itself
      */
-    Map<String, Long> counts(Predicate<String> which);
+    Map<String, Long> counts(String prefix, String after, int limit);
 
     /** Deletes a schedule (its pending jobs stay); whether it existed. */
     boolean delete(String topic, String name);

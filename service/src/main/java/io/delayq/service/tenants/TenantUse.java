@@ -2,26 +2,34 @@ package io.delayq.service.tenants;
 
 import io.delayq.core.JobStore;
 import io.delayq.core.TopicStats;
+import io.delayq.core.archive.TopicScope;
 import io.delayq.core.tenant.Tenant;
 
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * What a tenant holds now, read from the store: its topics (those that hold or held jobs, or hold schedules), its
  * pending jobs and its schedules. A schedule counts as a pending job (issue "many teams": schedules count as jobs), so
  * {@code pendingJobs} is what {@code maxPendingJobs} is checked against.
+ *
+ * <p>Read by the tenant's patterns, never from the store's whole topic list ({@link TenantTopics}): a wildcard
+ * ({@code billing.*}) pages through the topics and the schedule counts starting with its prefix, a topic name reads
+ * whether that one topic exists, each a range of the store's index by name. So a read costs the tenant's own topics,
+ * two reads per pattern (one more per {@value TenantTopics#PAGE} topics), and one read of their counters, however many
+ * topics other teams hold: the quota gate makes one on the enqueue path of a tenant past half its
+ * {@code maxPendingJobs}.
  */
 public final class TenantUse {
     private final JobStore store;
+    private final TenantTopics byPattern;
 
     public TenantUse(JobStore store) {
         this.store = store;
+        this.byPattern = new TenantTopics(store);
     }
 
     /**
@@ -36,12 +44,7 @@ public final class TenantUse {
 
     /** The store's topics that {@code tenant} owns, including those that hold schedules and never held a job yet. */
     public List<String> topicsOf(Tenant tenant) {
-        Set<String> owned = new TreeSet<>();
-        for (String topic : store.topics()) {
-            if (tenant.owns(topic)) {
-                owned.add(topic);
-            }
-        }
+        Set<String> owned = storedTopics(tenant);
         owned.addAll(scheduleCounts(tenant).keySet());
         return List.copyOf(owned);
     }
@@ -56,12 +59,7 @@ public final class TenantUse {
      * into must always count.
      */
     public Use of(Tenant tenant, String alsoTopic) {
-        Set<String> owned = new TreeSet<>();
-        for (String topic : store.topics()) {
-            if (tenant.owns(topic)) {
-                owned.add(topic);
-            }
-        }
+        Set<String> owned = storedTopics(tenant);
         Map<String, Long> schedules = scheduleCounts(tenant);
         owned.addAll(schedules.keySet());
         if (alsoTopic != null) {
@@ -72,31 +70,20 @@ public final class TenantUse {
     }
 
     /**
-     * The use of each of {@code tenants}, by name, from one read of the store's topics, one of the schedules and one of
-     * the counters of all their topics (for the metrics' timer: the cost does not multiply by the tenants).
+     * The use of each of {@code tenants}, by name (for the metrics' timer): each tenant's topics and schedules read by
+     * its patterns, then one read of the counters of all their topics together.
      */
     public Map<String, Use> ofEach(Collection<Tenant> tenants) {
         Map<String, Set<String>> owned = new LinkedHashMap<>();
-        tenants.forEach(t -> owned.put(t.name(), new TreeSet<>()));
-        for (String topic : store.topics()) {
-            Tenant owner = ownerAmong(tenants, topic);
-            if (owner != null) {
-                owned.get(owner.name()).add(topic);
-            }
+        Map<String, Long> scheduleSums = new LinkedHashMap<>();
+        for (Tenant tenant : tenants) {
+            Set<String> topics = storedTopics(tenant);
+            Map<String, Long> schedules = scheduleCounts(tenant);
+            topics.addAll(schedules.keySet());
+            owned.put(tenant.name(), topics);
+            scheduleSums.put(tenant.name(), schedules.values().stream().mapToLong(Long::longValue).sum());
         }
-        Map<String, Long> schedules;
-        try {
-            schedules = store.schedules().counts(topic -> ownerAmong(tenants, topic) != null);
-        } catch (UnsupportedOperationException noSchedules) {
-            schedules = Map.of();
-        }
-        Map<String, Long> scheduleSums = new HashMap<>();
-        schedules.forEach((topic, n) -> {
-            String owner = ownerAmong(tenants, topic).name();
-            owned.get(owner).add(topic);
-            scheduleSums.merge(owner, n, Long::sum);
-        });
-        List<String> every = owned.values().stream().flatMap(Set::stream).toList();
+        List<String> every = owned.values().stream().flatMap(Set::stream).distinct().toList();
         Map<String, TopicStats> stats = every.isEmpty() ? Map.of() : store.stats(every);
         Map<String, Use> out = new LinkedHashMap<>();
         owned.forEach((tenant, topics) -> {
@@ -105,19 +92,10 @@ public final class TenantUse {
                 TopicStats st = stats.get(topic);
                 jobs += st == null ? 0 : st.scheduled() + st.leased();
             }
-            long sched = scheduleSums.getOrDefault(tenant, 0L);
+            long sched = scheduleSums.get(tenant);
             out.put(tenant, new Use(topics.size(), jobs + sched, sched));
         });
         return out;
-    }
-
-    private static Tenant ownerAmong(Collection<Tenant> tenants, String topic) {
-        for (Tenant t : tenants) {
-            if (t.owns(topic)) {
-                return t;
-            }
-        }
-        return null;
     }
 
     /** Scheduled and leased jobs of these topics together. */
@@ -132,12 +110,13 @@ public final class TenantUse {
         return pending;
     }
 
-    /** The tenant's schedules by topic; none when the store keeps no schedules. */
+    /** The store's topics (with jobs or settings) matching the tenant's patterns, by name. */
+    private Set<String> storedTopics(Tenant tenant) {
+        return byPattern.all(TopicScope.of(tenant));
+    }
+
+    /** The tenant's schedules by topic, read by its patterns; none when the store keeps no schedules. */
     private Map<String, Long> scheduleCounts(Tenant tenant) {
-        try {
-            return store.schedules().counts(tenant::owns);
-        } catch (UnsupportedOperationException noSchedules) {
-            return Map.of();
-        }
+        return byPattern.scheduleCounts(TopicScope.of(tenant));
     }
 }

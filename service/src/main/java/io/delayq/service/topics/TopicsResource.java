@@ -5,9 +5,11 @@ import com.codahale.metrics.annotation.Timed;
 import io.delayq.core.JobStore;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
+import io.delayq.core.archive.TopicScope;
 import io.delayq.service.auth.Role;
 import io.delayq.service.auth.Scope;
 import io.delayq.service.http.Paging;
+import io.delayq.service.tenants.TenantTopics;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -29,15 +31,18 @@ import java.util.Map;
 @RolesAllowed({Role.PRODUCER, Role.CONSUMER, Role.ADMIN, Role.VIEWER})
 public class TopicsResource {
     private final JobStore store;
+    private final TenantTopics tenantTopics;
 
     public TopicsResource(JobStore store) {
         this.store = store;
+        this.tenantTopics = new TenantTopics(store);
     }
 
     /**
      * One page of topics by name, with their counters and settings (issue 26, finding 12): three store calls per page
      * (the names, the counters of the page, the settings of the page), whatever the number of topics on it; for a
-     * tenant's token, its tenant's topics only (a page may then read the names more than once, {@link Paging#page}).
+     * tenant's token (or an operator's view as tenant), its tenant's topics only, the names read by its patterns
+     * ({@link TenantTopics#page}: one range of the store's index by name per pattern, not the names of every team).
      *
      * <ul>
      *   <li>200 OK: {@code {items, nextCursor}}; {@code nextCursor} absent on the last page</li>
@@ -52,7 +57,9 @@ public class TopicsResource {
         int pageSize = Paging.limit(limit);
         String after = Paging.after(cursor);
         Scope scope = Scope.of(caller);
-        Paging.Page<String> page = Paging.page(after, pageSize, store::topics, t -> t, scope::canSee);
+        TopicScope visible = scope.archiveScope(); // every topic, or the tenant's patterns (none: a tenant deleted)
+        Paging.Page<String> page = Paging.page(after, pageSize, (from, n) -> tenantTopics.page(visible, from, n),
+                t -> t, scope::canSee);
         Map<String, TopicStats> stats = store.stats(page.items());
         Map<String, TopicSettings> settings = store.settings(page.items());
         return new TopicList(page.items().stream().map(t -> TopicView.of(stats.get(t),
