@@ -10,6 +10,7 @@ import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.breaker.OriginCircuit;
 import io.delayq.core.breaker.Origins;
 import io.delayq.service.auth.Scope;
+import io.delayq.service.tenants.TenantTopics;
 
 import java.net.URI;
 import java.util.HashSet;
@@ -42,7 +43,8 @@ final class TenantOrigins {
     static Predicate<OriginCircuit> of(Scope scope, JobStore store, CircuitBreakers circuits, JobArchive archive,
                                        long nowMs) {
         Set<String> origins = new HashSet<>();
-        List<String> topics = List.copyOf(scope.visible(store.topics()));
+        // a tenant's topics read by its patterns from the store's index by name, not filtered out of every team's
+        List<String> topics = List.copyOf(new TenantTopics(store).all(scope.archiveScope()));
         for (TopicSettings settings : store.settings(topics).values()) { // one round trip where the store can
             add(origins, settings.callback());
             add(origins, settings.onDead());
