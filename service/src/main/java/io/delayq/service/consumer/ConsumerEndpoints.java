@@ -35,17 +35,17 @@ public final class ConsumerEndpoints implements Managed {
     private final BroadcastHub hub;
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
 
-    private final PullDeadLetters deadLetters;
+    private final PullActivity pulls;
 
     private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, ObjectMapper mapper,
                               MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes, ConsumerFactory limits,
                               TopicActivity activity) {
         this.store = store;
         // delayq.jobs.expired: the delivery engine's meter of the same name (delayq_jobs_expired_total)
-        this.deadLetters = new PullDeadLetters(metrics.meter("delayq.jobs.expired"), activity);
+        this.pulls = new PullActivity(metrics.meter("delayq.jobs.expired"), activity);
         this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher,
                 new TopicPermits(store::rateLimiters, new RateLimitMetrics(metrics)),
-                deadLetters), limits.getMaxParkedLeaseRequests(),
+                pulls), limits.getMaxParkedLeaseRequests(),
                 metrics.meter(MetricRegistry.name("delayq", "consumer", "lease-requests-refused")));
         this.hub = new BroadcastHub(mapper, metrics, keepAliveMs, maxQueuedBytes, limits.getMaxEventStreams(),
                 limits.getEventStreamWriters());
@@ -81,7 +81,7 @@ public final class ConsumerEndpoints implements Managed {
         ConsumerEndpoints endpoints = new ConsumerEndpoints(store, defaults, watcher, environment.getObjectMapper(),
                 environment.metrics(), keepAliveMs, maxQueuedBytes, limits, activity);
         environment.jersey().register(new LeaseResource(store, defaults, rules, endpoints.waiters,
-                environment.metrics().counter(LeaseResource.LATE_ACKS), endpoints.deadLetters));
+                environment.metrics().counter(LeaseResource.LATE_ACKS), endpoints.pulls));
         environment.jersey().register(new EventsResource(endpoints.hub));
         environment.lifecycle().manage(endpoints);
         environment.metrics().register(MetricRegistry.name("delayq", "consumer", "parkedLeaseRequests"),
