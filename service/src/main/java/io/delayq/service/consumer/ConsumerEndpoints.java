@@ -59,7 +59,8 @@ public final class ConsumerEndpoints implements Managed {
      * @param defaults    the service's policy defaults (lease length when neither the consumer, job nor topic names one)
      * @param rules       the service's limits (how far back a nack may put a job)
      * @param watcher     told when leases were handed out, to take them back on time when they expire
-     * @param activity    told of the pull lane's dead letters, by cause (the topic history)
+     * @param activity    told of the leases' lateness, the acks, nacks and releases the store accepted, and the dead
+     *                    letters they and the reserves made, by cause (the topic history; {@link PullActivity})
      */
     public static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults,
                                              JobRules rules, LeaseWatcher watcher, ConsumerFactory limits,

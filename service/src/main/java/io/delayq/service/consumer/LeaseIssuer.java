@@ -33,7 +33,10 @@ final class LeaseIssuer {
 
     private final PullActivity pulls;
 
-    /** @param pulls counts each due job a reserve found expired ({@code delayq_jobs_expired_total}) */
+    /**
+     * @param pulls counts each lease's lateness, and each due job a reserve found expired
+     *              ({@code delayq_jobs_expired_total})
+     */
     LeaseIssuer(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, TopicPermits permits,
                 PullActivity pulls) {
         this.pulls = pulls;
@@ -83,6 +86,7 @@ final class LeaseIssuer {
     }
 
     private ReserveResult leased(String topic, ReserveResult result, Long leaseMs) {
+        pulls.leased(topic, result.leases(), result.now());
         if (leaseMs == null || result.leases().isEmpty()) {
             watch(topic, result.leases());
             return result;

@@ -60,7 +60,7 @@ public class LeaseResource {
 
     /**
      * @param lateAcks counts acks and nacks whose token no longer holds the lease ({@link #LATE_ACKS})
-     * @param pulls    counts the jobs a nack or a release ended, by cause
+     * @param pulls    counts the acks, the failed attempts and the dead letters that the store accepted
      */
     LeaseResource(JobStore store, PolicyDefaults defaults, JobRules rules, LeaseWaiters waiters, Counter lateAcks,
                   PullActivity pulls) {
@@ -105,6 +105,9 @@ public class LeaseResource {
     public void ack(@PathParam("topic") String topic, @PathParam("id") String id, AckRequest body) {
         LeaseRef lease = lease(topic, id, body == null ? null : body.leaseToken());
         StoreStatus status = store.ack(List.of(lease)).get(0);
+        if (status == StoreStatus.OK) {
+            pulls.acked(topic);
+        }
         late(status, lease, "ack");
         StoreException.check(status, lease.job(), "acknowledged");
     }
