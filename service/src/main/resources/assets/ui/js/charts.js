@@ -65,8 +65,8 @@ export function lineChart(series, { width = 420, height = 160, label = '', unit 
   for (const s of series) {
     for (const points of paths(s.values, x, y)) {
       root.appendChild(points.length === 1
-        ? svg('circle', { cx: points[0].split(',')[0], cy: points[0].split(',')[1], r: 2, fill: s.color })
-        : svg('polyline', { points: points.join(' '), fill: 'none', stroke: s.color, 'stroke-width': 1.6 }));
+        ? svg('circle', { cx: points[0].split(',')[0], cy: points[0].split(',')[1], r: 2, fill: s.color, 'data-series': s.name })
+        : svg('polyline', { points: points.join(' '), fill: 'none', stroke: s.color, 'stroke-width': 1.6, 'data-series': s.name }));
     }
   }
   return root;
@@ -109,15 +109,24 @@ function niceMax(max) {
   return Math.ceil(max / step) * step;
 }
 
-/** A legend for a chart's series. */
-export function legend(series) {
+/**
+ * A legend for a chart's series; a series with a `total` shows it after its name. With an `id`, each entry is found
+ * by `data-testid="<id>-<series name>"`.
+ */
+export function legend(series, id) {
   const root = document.createElement('div');
   root.className = 'legend';
   for (const s of series) {
     const item = document.createElement('span');
+    if (id) item.dataset.testid = `${id}-${s.name}`;
     const swatch = document.createElement('i');
     swatch.style.background = s.color;
     item.append(swatch, document.createTextNode(s.name));
+    if (s.total !== undefined) {
+      const total = document.createElement('b');
+      total.textContent = Number(s.total).toLocaleString('en-US');
+      item.append(' ', total);
+    }
     root.appendChild(item);
   }
   return root;

@@ -35,17 +35,17 @@ public final class ConsumerEndpoints implements Managed {
     private final BroadcastHub hub;
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
 
-    private final PullDeadLetters deadLetters;
+    private final PullActivity pulls;
 
     private ConsumerEndpoints(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, ObjectMapper mapper,
                               MetricRegistry metrics, long keepAliveMs, long maxQueuedBytes, ConsumerFactory limits,
                               TopicActivity activity) {
         this.store = store;
         // delayq.jobs.expired: the delivery engine's meter of the same name (delayq_jobs_expired_total)
-        this.deadLetters = new PullDeadLetters(metrics.meter("delayq.jobs.expired"), activity);
+        this.pulls = new PullActivity(metrics.meter("delayq.jobs.expired"), activity);
         this.waiters = new LeaseWaiters(new LeaseIssuer(store, defaults, watcher,
                 new TopicPermits(store::rateLimiters, new RateLimitMetrics(metrics)),
-                deadLetters), limits.getMaxParkedLeaseRequests(),
+                pulls), limits.getMaxParkedLeaseRequests(),
                 metrics.meter(MetricRegistry.name("delayq", "consumer", "lease-requests-refused")));
         this.hub = new BroadcastHub(mapper, metrics, keepAliveMs, maxQueuedBytes, limits.getMaxEventStreams(),
                 limits.getEventStreamWriters());
@@ -59,7 +59,8 @@ public final class ConsumerEndpoints implements Managed {
      * @param defaults    the service's policy defaults (lease length when neither the consumer, job nor topic names one)
      * @param rules       the service's limits (how far back a nack may put a job)
      * @param watcher     told when leases were handed out, to take them back on time when they expire
-     * @param activity    told of the pull lane's dead letters, by cause (the topic history)
+     * @param activity    told of the leases' lateness, the acks, nacks and releases the store accepted, and the dead
+     *                    letters they and the reserves made, by cause (the topic history; {@link PullActivity})
      */
     public static ConsumerEndpoints register(Environment environment, JobStore store, PolicyDefaults defaults,
                                              JobRules rules, LeaseWatcher watcher, ConsumerFactory limits,
@@ -81,7 +82,7 @@ public final class ConsumerEndpoints implements Managed {
         ConsumerEndpoints endpoints = new ConsumerEndpoints(store, defaults, watcher, environment.getObjectMapper(),
                 environment.metrics(), keepAliveMs, maxQueuedBytes, limits, activity);
         environment.jersey().register(new LeaseResource(store, defaults, rules, endpoints.waiters,
-                environment.metrics().counter(LeaseResource.LATE_ACKS), endpoints.deadLetters));
+                environment.metrics().counter(LeaseResource.LATE_ACKS), endpoints.pulls));
         environment.jersey().register(new EventsResource(endpoints.hub));
         environment.lifecycle().manage(endpoints);
         environment.metrics().register(MetricRegistry.name("delayq", "consumer", "parkedLeaseRequests"),

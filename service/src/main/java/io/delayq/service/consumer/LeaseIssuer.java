@@ -31,12 +31,15 @@ final class LeaseIssuer {
     private final LeaseWatcher watcher;
     private final TopicPermits permits;
 
-    private final PullDeadLetters deadLetters;
+    private final PullActivity pulls;
 
-    /** @param deadLetters counts each due job a reserve found expired ({@code delayq_jobs_expired_total}) */
+    /**
+     * @param pulls counts each lease's lateness, and each due job a reserve found expired
+     *              ({@code delayq_jobs_expired_total})
+     */
     LeaseIssuer(JobStore store, PolicyDefaults defaults, LeaseWatcher watcher, TopicPermits permits,
-                PullDeadLetters deadLetters) {
-        this.deadLetters = deadLetters;
+                PullActivity pulls) {
+        this.pulls = pulls;
         this.store = store;
         this.defaults = defaults;
         this.watcher = watcher;
@@ -78,11 +81,12 @@ final class LeaseIssuer {
 
     /** The reserve's result, its expired jobs counted. */
     private ReserveResult counted(String topic, ReserveResult result) {
-        deadLetters.expired(topic, result.expired());
+        pulls.expired(topic, result.expired());
         return result;
     }
 
     private ReserveResult leased(String topic, ReserveResult result, Long leaseMs) {
+        pulls.leased(topic, result.leases(), result.now());
         if (leaseMs == null || result.leases().isEmpty()) {
             watch(topic, result.leases());
             return result;

@@ -55,16 +55,16 @@ public class LeaseResource {
     private final JobRules rules;
     private final LeaseWaiters waiters;
     private final Counter lateAcks;
-    private final PullDeadLetters deadLetters;
+    private final PullActivity pulls;
     private final RandomGenerator random = new Random();
 
     /**
-     * @param lateAcks    counts acks and nacks whose token no longer holds the lease ({@link #LATE_ACKS})
-     * @param deadLetters counts the jobs a nack or a release ended, by cause
+     * @param lateAcks counts acks and nacks whose token no longer holds the lease ({@link #LATE_ACKS})
+     * @param pulls    counts the acks, the failed attempts and the dead letters that the store accepted
      */
     LeaseResource(JobStore store, PolicyDefaults defaults, JobRules rules, LeaseWaiters waiters, Counter lateAcks,
-                  PullDeadLetters deadLetters) {
-        this.deadLetters = deadLetters;
+                  PullActivity pulls) {
+        this.pulls = pulls;
         this.store = store;
         this.defaults = defaults;
         this.rules = rules;
@@ -105,6 +105,9 @@ public class LeaseResource {
     public void ack(@PathParam("topic") String topic, @PathParam("id") String id, AckRequest body) {
         LeaseRef lease = lease(topic, id, body == null ? null : body.leaseToken());
         StoreStatus status = store.ack(List.of(lease)).get(0);
+        if (status == StoreStatus.OK) {
+            pulls.acked(topic);
+        }
         late(status, lease, "ack");
         StoreException.check(status, lease.job(), "acknowledged");
     }
@@ -169,19 +172,10 @@ public class LeaseResource {
         StoreException.check(status, lease.job(), "released");
     }
 
-    /**
-     * Records the nack or release in the store, and counts the dead letter it made, if any: of the failure's cause, or
-     * EXPIRED when the job would have come back only after its expiry.
-     */
+    /** Records the nack or release in the store, and counts what it did ({@link PullActivity#recorded}). */
     private StoreStatus failed(String topic, LeaseRef lease, Failure failure) {
         NackOutcome outcome = store.nackOutcome(lease, failure);
-        if (outcome.status() == StoreStatus.OK) {
-            if (outcome.expired()) {
-                deadLetters.expired(topic, 1);
-            } else if (failure.isDead()) {
-                deadLetters.died(topic, failure.deadCause());
-            }
-        }
+        pulls.recorded(topic, failure, outcome);
         return outcome.status();
     }
 

@@ -12,8 +12,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The per-topic job counters and the delivery lateness histogram, fed by the hook the engine and the scheduler call
- * once per job ({@link TopicActivity}). Counting is in memory only: a label lookup and an atomic add.
+ * The per-topic job counters and the delivery lateness histogram, fed by the hook the engine, the scheduler and the
+ * consumer endpoints call once per job ({@link TopicActivity}). Counting is in memory only: a label lookup and an
+ * atomic add.
  *
  * <p>The lateness histogram has no topic label: with its 18 buckets it would cost ~20 series per topic.
  */

@@ -1,6 +1,7 @@
-// One topic: counters, settings (a form to change them, for an admin), pause/resume, per-minute history (delivered/failed/dead, lateness p50/p99), the
-// forecast of jobs falling due, the leases in flight, and its recurring schedules (read every 5 s). Counters and leases poll every 2 s; history and forecast,
-// which move by the minute, at most every 15 s.
+// One topic: counters, settings (a form to change them, for an admin), pause/resume, per-minute history (delivered, failed,
+// dead and, of the dead, expired and noRetry, each with its total over the hour; lateness p50/p99), the forecast of jobs
+// falling due, the leases in flight, and its recurring schedules (read every 5 s). Counters and leases poll every 2 s;
+// history and forecast, which move by the minute, at most every 15 s.
 import { h, replace, num, time, relative, table, emptyRow, routeLink, callbackText, rateText } from '../dom.js';
 import { get, put, path, query } from '../api.js';
 import { Live, Cached } from '../live.js';
@@ -40,7 +41,7 @@ export function mount(root, { topic }, ctx) {
       h('a', { href: `#/topics/${encodeURIComponent(topic)}/jobs`, class: 'button secondary', testid: 'topic-jobs-link' }, 'Jobs'), toggle),
     counts,
     h('div', { class: 'grid' },
-      h('section', { class: 'card', 'aria-label': 'Delivered, failed and dead per minute' }, h('h2', {}, 'Per minute, last 60 minutes'), throughput),
+      h('section', { class: 'card', 'aria-label': 'Delivered, failed, dead, expired and noRetry per minute' }, h('h2', {}, 'Per minute, last 60 minutes'), throughput),
       h('section', { class: 'card', 'aria-label': 'Lateness' }, h('h2', {}, 'Lateness p50 / p99 (ms)'), lateness),
       h('section', { class: 'card', 'aria-label': 'Due forecast' }, h('h2', {}, 'Falling due, next 60 minutes'), forecast)),
     h('div', { class: 'split' },
@@ -120,12 +121,21 @@ export function mount(root, { topic }, ctx) {
 
   function renderHistory(minutes) {
     const labels = minutes.length ? [time(minutes[0].minute).slice(11, 16), time(minutes[minutes.length - 1].minute).slice(11, 16)] : [];
+    // expired and noRetry are among dead (its dead letters of causes EXPIRED and NO_RETRY); 0 in minutes recorded before
+    // they were counted. Each legend entry carries the series' total over the range, the numbers behind the lines.
+    const series = (name, color) => {
+      const values = minutes.map((m) => m[name] || 0);
+      return { name, color, values, total: values.reduce((a, b) => a + b, 0) };
+    };
     const counts = [
-      { name: 'delivered', color: '#1f7a4d', values: minutes.map((m) => m.delivered) },
-      { name: 'failed', color: '#a86400', values: minutes.map((m) => m.failed) },
-      { name: 'dead', color: '#b42318', values: minutes.map((m) => m.dead) },
+      series('delivered', '#1f7a4d'),
+      series('failed', '#a86400'),
+      series('dead', '#b42318'),
+      series('expired', '#7b4fb0'),
+      series('noRetry', '#5d6b7e'),
     ];
-    replace(throughput, lineChart(counts, { label: `${topic}: delivered, failed and dead per minute`, xLabels: labels }), legend(counts));
+    replace(throughput, lineChart(counts, { label: `${topic}: delivered, failed, dead, expired and noRetry per minute`, xLabels: labels }),
+      legend(counts, 'history'));
     const late = [
       { name: 'p50', color: '#2457c5', values: minutes.map((m) => m.latenessP50Ms) },
       { name: 'p99', color: '#a86400', values: minutes.map((m) => m.latenessP99Ms) },

@@ -39,7 +39,7 @@ class LeaseIssuerTest {
         String topic = "t-" + UUID.randomUUID();
         LeaseIssuer issuer = new LeaseIssuer(store, PolicyDefaults.defaults(), LeaseWatcher.NONE,
                 new TopicPermits(store::rateLimiters, new RateLimitMetrics(new MetricRegistry())),
-                PullDeadLetters.NONE);
+                PullActivity.NONE);
         store.enqueue(NewJob.delayed(topic, "only-one-attempt", "{}", 0, 1));
         List<Lease> taken = issuer.issue(topic, 1, 60_000L).leases();
         assertThat(taken).hasSize(1);

@@ -1,5 +1,6 @@
 package io.delayq.service.ui;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.core.testing.Await;
 import io.delayq.core.testing.StoreFixtures;
 import io.delayq.service.DelayqConfiguration;
@@ -27,6 +28,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -498,6 +500,63 @@ class DashboardBrowserTest {
         assertThat(ui.script("return window.__csp")).as("CSP violations").asList().isEmpty();
         assertThat(ui.script("return getComputedStyle(document.querySelector('h1')).display")).as("the stylesheet applies")
                 .isEqualTo("flex");
+    }
+
+    /**
+     * The topic page's per-minute chart counts the pull lane's outcomes and shows, beside dead, its dead letters of
+     * causes EXPIRED and NO_RETRY, each series with its total over the hour in the legend: a pull job acked
+     * (delivered), one nacked with noRetry (failed, dead, noRetry) and one put back past its expiry (failed, dead,
+     * expired).
+     */
+    @Test
+    @Order(12)
+    void theTopicPageCountsPullOutcomesAndShowsExpiredAndNoRetryBesideDead() {
+        String topic = topic("pulled");
+        String jobs = "/v1/topics/" + topic + "/jobs";
+        for (String id : List.of("acked", "refused", "late")) {
+            String expiry = id.equals("late") ? ", \"expiresAt\": \"" + Instant.now().plusSeconds(60) + "\"" : "";
+            Answer created = admin.post(jobs, "{\"id\": \"" + id + "\", \"payload\": {}" + expiry + "}");
+            assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        }
+        Api consumer = admin.as(TestApps.CONSUMER);
+        JsonNode leases = consumer.post("/v1/topics/" + topic + "/leases", "{\"max\": 3, \"waitMs\": 5000}").json()
+                .path("leases");
+        assertThat(leases).hasSize(3);
+        for (JsonNode lease : leases) {
+            String id = lease.path("id").asText();
+            String token = "{\"leaseToken\": \"" + lease.path("leaseToken").asText() + "\"";
+            Answer answer = switch (id) {
+                case "acked" -> consumer.post(jobs + "/acked/ack", token + "}");
+                case "refused" -> consumer.post(jobs + "/refused/nack", token + ", \"noRetry\": true}");
+                default -> consumer.post(jobs + "/late/nack", token + ", \"delayMs\": 120000}"); // past its expiry
+            };
+            assertThat(answer.status()).as(id + ": " + answer).isEqualTo(204);
+        }
+        // the store's history first (flushed about once a second), so that the page's first read already has it
+        Await.until("the history of " + topic + " counts the three", () -> {
+            long delivered = 0;
+            long dead = 0;
+            for (JsonNode m : admin.get("/v1/topics/" + topic + "/history?minutes=60").json().path("minutes")) {
+                delivered += m.path("delivered").asLong();
+                dead += m.path("dead").asLong();
+            }
+            return delivered == 1 && dead == 2;
+        });
+
+        ui.signIn(TestApps.ADMIN);
+        ui.go("/topics/" + topic);
+        ui.awaitThat("the per-minute legend counts the pull outcomes", d -> "delivered 1".equals(ui.text("history-delivered")));
+        assertThat(ui.text("history-failed")).isEqualTo("failed 2");
+        assertThat(ui.text("history-dead")).isEqualTo("dead 2");
+        assertThat(ui.text("history-expired")).isEqualTo("expired 1");
+        assertThat(ui.text("history-noRetry")).isEqualTo("noRetry 1");
+        WebElement chart = ui.find("history-chart");
+        for (String series : List.of("delivered", "failed", "dead", "expired", "noRetry")) {
+            assertThat(chart.findElements(By.cssSelector("svg [data-series='" + series + "']"))).as("the %s line", series)
+                    .isNotEmpty();
+        }
+        assertThat(chart.findElement(By.tagName("svg")).getAttribute("aria-label")).contains("expired").contains("noRetry");
+        assertNoProblemShown("topic page");
     }
 
     /** A fresh topic with a name that reads well on a screenshot: {@code orders-1b2c3d4e}. */
