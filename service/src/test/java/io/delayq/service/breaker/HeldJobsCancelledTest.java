@@ -7,6 +7,7 @@ import io.delayq.service.DelayqConfiguration;
 import io.delayq.testing.CallbackReceiver;
 import io.delayq.testing.CallbackReceiver.Received;
 import io.delayq.service.support.Api;
+import io.delayq.service.support.Circuits;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
 import io.dropwizard.testing.ConfigOverride;
@@ -54,7 +55,7 @@ class HeldJobsCancelledTest {
                 schedule(api, topic, "held-" + i);
             }
             Await.until("the jobs are held on the open circuit", Duration.ofSeconds(30), () -> {
-                JsonNode c = circuitOf(admin, origin);
+                JsonNode c = Circuits.of(admin, origin);
                 return c != null && "OPEN".equals(c.path("state").asText())
                         && c.path("heldJobs").asLong() >= HELD - 2;
             });
@@ -66,11 +67,11 @@ class HeldJobsCancelledTest {
             receiver.start();
             schedule(api, topic, "probe"); // held until the next probe, which it then is
             Await.until("the circuit closes", Duration.ofSeconds(30), () -> {
-                JsonNode c = circuitOf(admin, origin);
+                JsonNode c = Circuits.of(admin, origin);
                 return c != null && "CLOSED".equals(c.path("state").asText());
             });
             Await.until("no job is counted held", Duration.ofSeconds(10),
-                    () -> circuitOf(admin, origin).path("heldJobs").asLong() == 0);
+                    () -> Circuits.of(admin, origin).path("heldJobs").asLong() == 0);
 
             long sentAt = System.currentTimeMillis();
             for (int i = 0; i < AFTER; i++) {
@@ -92,16 +93,5 @@ class HeldJobsCancelledTest {
 
     private static List<Received> arrivals(CallbackReceiver receiver, String prefix) {
         return receiver.received().stream().filter(a -> a.id().startsWith(prefix)).toList();
-    }
-
-    private static JsonNode circuitOf(Api admin, String origin) {
-        Answer list = admin.get("/v1/admin/circuits");
-        assertThat(list.status()).as(list.toString()).isEqualTo(200);
-        for (JsonNode c : list.json().path("items")) {
-            if (origin.equals(c.path("origin").asText())) {
-                return c;
-            }
-        }
-        return null;
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.core.breaker.Origins;
 import io.delayq.service.DelayqConfiguration;
 import io.delayq.service.support.Api;
+import io.delayq.service.support.Circuits;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
 import io.delayq.testing.CallbackReceiver;
@@ -178,14 +179,11 @@ class ReceiverOutageTest {
     }
 
     private static JsonNode circuitOf(Api admin, String origin) {
-        Answer list = admin.get("/v1/admin/circuits");
-        assertThat(list.status()).as(list.toString()).isEqualTo(200);
-        for (JsonNode c : list.json().path("items")) {
-            if (origin.equals(c.path("origin").asText())) {
-                return c;
-            }
+        JsonNode circuit = Circuits.of(admin, origin);
+        if (circuit == null) {
+            throw new AssertionError("no circuit for " + origin);
         }
-        throw new AssertionError("no circuit for " + origin + " in " + list);
+        return circuit;
     }
 
     private static List<JsonNode> deadLetters(Api admin, String topic) {

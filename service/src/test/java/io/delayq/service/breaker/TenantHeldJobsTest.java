@@ -5,8 +5,8 @@ import io.delayq.core.breaker.Origins;
 import io.delayq.core.testing.Await;
 import io.delayq.service.DelayqApplication;
 import io.delayq.service.DelayqConfiguration;
-import io.delayq.service.auth.Scope;
 import io.delayq.service.support.Api;
+import io.delayq.service.support.Circuits;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
 import io.delayq.testing.CallbackReceiver;
@@ -56,28 +56,28 @@ class TenantHeldJobsTest {
 
             // the probe is minutes away: every job is held until then, and the counts stay put while the test reads
             Await.until("every job of both tenants is held on the open circuit", Duration.ofSeconds(30), () -> {
-                JsonNode c = circuitOf(operator, origin);
+                JsonNode c = Circuits.of(operator, origin);
                 return c != null && "OPEN".equals(c.path("state").asText())
                         && c.path("heldJobs").asLong() == ALPHA_JOBS + BETA_JOBS;
             });
 
             for (String token : new String[]{"alpha-viewer-token", "alpha-admin-token"}) {
-                JsonNode seen = circuitOf(api.as(token), origin);
+                JsonNode seen = Circuits.of(api.as(token), origin);
                 assertThat(seen).as("%s lists the origin its topic calls", token).isNotNull();
                 assertThat(seen.path("state").asText()).as("the one shared state: %s", seen).isEqualTo("OPEN");
                 assertThat(seen.path("heldJobs").asLong()).as("%s: alpha's own jobs only: %s", token, seen)
                         .isEqualTo(ALPHA_JOBS);
             }
             for (String token : new String[]{"beta-viewer-token", "beta-admin-token"}) {
-                JsonNode seen = circuitOf(api.as(token), origin);
+                JsonNode seen = Circuits.of(api.as(token), origin);
                 assertThat(seen).as("%s lists the origin its topic calls", token).isNotNull();
                 assertThat(seen.path("heldJobs").asLong()).as("%s: beta's own jobs only: %s", token, seen)
                         .isEqualTo(BETA_JOBS);
             }
-            assertThat(viewing(operator, "alpha", origin).path("heldJobs").asLong())
+            assertThat(Circuits.viewing(operator, "alpha", origin).path("heldJobs").asLong())
                     .as("an operator viewing alpha sees what alpha sees").isEqualTo(ALPHA_JOBS);
-            assertThat(viewing(operator, "beta", origin).path("heldJobs").asLong()).isEqualTo(BETA_JOBS);
-            assertThat(circuitOf(api.as("viewer-token"), origin).path("heldJobs").asLong())
+            assertThat(Circuits.viewing(operator, "beta", origin).path("heldJobs").asLong()).isEqualTo(BETA_JOBS);
+            assertThat(Circuits.of(api.as("viewer-token"), origin).path("heldJobs").asLong())
                     .as("an operators' viewer: every tenant's jobs").isEqualTo(ALPHA_JOBS + BETA_JOBS);
         }
     }
@@ -96,27 +96,5 @@ class TenantHeldJobsTest {
             Answer created = producer.post("/v1/topics/" + topic + "/jobs", "{\"id\": \"j" + i + "\", \"payload\": {}}");
             assertThat(created.status()).as(created.toString()).isEqualTo(201);
         }
-    }
-
-    private static JsonNode viewing(Api operator, String tenant, String origin) {
-        Answer list = operator.send(operator.request("/v1/admin/circuits?limit=1000")
-                .header(Scope.VIEW_HEADER, tenant).GET());
-        assertThat(list.status()).as(list.toString()).isEqualTo(200);
-        return find(list, origin);
-    }
-
-    private static JsonNode circuitOf(Api api, String origin) {
-        Answer list = api.get("/v1/admin/circuits?limit=1000");
-        assertThat(list.status()).as(list.toString()).isEqualTo(200);
-        return find(list, origin);
-    }
-
-    private static JsonNode find(Answer list, String origin) {
-        for (JsonNode c : list.json().path("items")) {
-            if (origin.equals(c.path("origin").asText())) {
-                return c;
-            }
-        }
-        return null;
     }
 }

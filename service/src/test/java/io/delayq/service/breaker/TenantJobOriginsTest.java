@@ -5,8 +5,8 @@ import io.delayq.core.breaker.Origins;
 import io.delayq.core.testing.Await;
 import io.delayq.service.DelayqApplication;
 import io.delayq.service.DelayqConfiguration;
-import io.delayq.service.auth.Scope;
 import io.delayq.service.support.Api;
+import io.delayq.service.support.Circuits;
 import io.delayq.service.support.Api.Answer;
 import io.delayq.service.support.TestApps;
 import io.delayq.testing.CallbackReceiver;
@@ -62,50 +62,28 @@ class TenantJobOriginsTest {
 
             // the probe is minutes away: every job is held until then, and the counts stay put while the test reads
             Await.until("alpha's jobs are held on the open circuit", Duration.ofSeconds(30), () -> {
-                JsonNode c = circuitOf(operator, origin);
+                JsonNode c = Circuits.of(operator, origin);
                 return c != null && "OPEN".equals(c.path("state").asText()) && c.path("heldJobs").asLong() == JOBS;
             });
             // the engine writes the origins its jobs used within a second or so
             Await.until("alpha's viewer lists the circuit", Duration.ofSeconds(30),
-                    () -> circuitOf(api.as("alpha-viewer-token"), origin) != null);
+                    () -> Circuits.of(api.as("alpha-viewer-token"), origin) != null);
 
             for (String token : new String[]{"alpha-viewer-token", "alpha-admin-token"}) {
-                JsonNode seen = circuitOf(api.as(token), origin);
+                JsonNode seen = Circuits.of(api.as(token), origin);
                 assertThat(seen).as("%s lists the origin its jobs call", token).isNotNull();
                 assertThat(seen.path("state").asText()).as("the one shared state: %s", seen).isEqualTo("OPEN");
                 assertThat(seen.path("heldJobs").asLong()).as("%s: alpha's held jobs: %s", token, seen)
                         .isEqualTo(JOBS);
             }
-            JsonNode viewingAlpha = viewing(operator, "alpha", origin);
+            JsonNode viewingAlpha = Circuits.viewing(operator, "alpha", origin);
             assertThat(viewingAlpha).as("an operator viewing alpha sees what alpha sees").isNotNull();
             assertThat(viewingAlpha.path("heldJobs").asLong()).isEqualTo(JOBS);
             for (String token : new String[]{"beta-viewer-token", "beta-admin-token"}) {
-                assertThat(circuitOf(api.as(token), origin)).as("%s: an origin only alpha's jobs use", token)
+                assertThat(Circuits.of(api.as(token), origin)).as("%s: an origin only alpha's jobs use", token)
                         .isNull();
             }
-            assertThat(viewing(operator, "beta", origin)).as("an operator viewing beta").isNull();
+            assertThat(Circuits.viewing(operator, "beta", origin)).as("an operator viewing beta").isNull();
         }
-    }
-
-    private static JsonNode viewing(Api operator, String tenant, String origin) {
-        Answer list = operator.send(operator.request("/v1/admin/circuits?limit=1000")
-                .header(Scope.VIEW_HEADER, tenant).GET());
-        assertThat(list.status()).as(list.toString()).isEqualTo(200);
-        return find(list, origin);
-    }
-
-    private static JsonNode circuitOf(Api api, String origin) {
-        Answer list = api.get("/v1/admin/circuits?limit=1000");
-        assertThat(list.status()).as(list.toString()).isEqualTo(200);
-        return find(list, origin);
-    }
-
-    private static JsonNode find(Answer list, String origin) {
-        for (JsonNode c : list.json().path("items")) {
-            if (origin.equals(c.path("origin").asText())) {
-                return c;
-            }
-        }
-        return null;
     }
 }
