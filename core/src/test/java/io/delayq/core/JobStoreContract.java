@@ -839,6 +839,34 @@ public abstract class JobStoreContract {
     }
 
     @Test
+    void timesOfManyTopicsAreWhatEachTopicsNextDueAndLeaseDeadlineAre() {
+        String pushing = topic + "-push";
+        String pulled = topic + "-pull";
+        String unknown = "t-" + UUID.randomUUID();
+        store.enqueue(List.of(NewJob.delayed(topic, "a", PAYLOAD, 0, 3), NewJob.delayed(topic, "b", PAYLOAD, 0, 3),
+                NewJob.delayed(topic, "c", PAYLOAD, 600_000, 3)));
+        store.enqueue(List.of(NewJob.delayed(pushing, "p", PAYLOAD, 120_000, 3).withDelivery(Delivery.PUSH)));
+        store.enqueue(List.of(NewJob.delayed(pulled, "q", PAYLOAD, 0, 3)));
+        sleep(5);
+        assertThat(store.reserve(topic, Delivery.PULL, 1, 60_000).leases()).hasSize(1);
+
+        List<String> asked = List.of(unknown, topic, pushing, pulled, topic);
+        Map<String, TopicTimes> all = store.times(asked);
+        assertThat(all.keySet()).as("each topic once, in the order asked")
+                .containsExactly(unknown, topic, pushing, pulled);
+        for (String t : List.of(unknown, topic, pushing, pulled)) {
+            assertThat(all.get(t)).as(t).isEqualTo(new TopicTimes(t, store.nextDueAt(t, Delivery.PUSH),
+                    store.nextDueAt(t, Delivery.PULL), store.nextLeaseDeadline(t)));
+        }
+        assertThat(all.get(unknown)).isEqualTo(TopicTimes.none(unknown));
+        assertThat(all.get(topic).leaseDeadline()).as("the lease taken").isPositive();
+        assertThat(all.get(topic).pullDueAt()).as("b is still due").isPositive();
+        assertThat(all.get(pushing).dueAt(Delivery.PUSH)).isPositive();
+        assertThat(all.get(pushing).dueAt(Delivery.PULL)).isEqualTo(-1);
+        assertThat(store.times(List.of())).isEmpty();
+    }
+
+    @Test
     void statsOfManyTopicsAreWhatEachTopicsStatsAre() {
         String busy = topic + "-busy";
         String quiet = topic + "-quiet";

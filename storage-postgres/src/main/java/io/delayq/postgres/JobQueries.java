@@ -4,6 +4,7 @@ import io.delayq.core.Job;
 import io.delayq.core.LeaseInFlight;
 import io.delayq.core.OutboxEntry;
 import io.delayq.core.TopicStats;
+import io.delayq.core.TopicTimes;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.postgres.Rows.Counts;
 import io.delayq.postgres.Rows.ForecastBucket;
@@ -36,6 +37,10 @@ interface JobQueries {
 
     @SqlQuery("next_lease_deadline")
     Long nextLeaseDeadline(@Bind("topic") String topic);
+
+    /** One row per topic asked. */
+    @SqlQuery("times_many")
+    List<TopicTimes> timesOf(@Bind("topics") String[] topics);
 
     @SqlQuery("topics")
     List<String> topics();

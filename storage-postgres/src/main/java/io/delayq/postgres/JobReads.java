@@ -4,6 +4,7 @@ import io.delayq.core.Delivery;
 import io.delayq.core.Job;
 import io.delayq.core.JobRef;
 import io.delayq.core.TopicStats;
+import io.delayq.core.TopicTimes;
 import io.delayq.postgres.Rows.Counts;
 
 import java.util.Collection;
@@ -33,6 +34,17 @@ final class JobReads {
     long nextDueAt(String topic, Delivery lane) {
         Long next = PostgresCalls.call("read the next run time", () -> queries.nextDueAt(topic, lane == Delivery.PUSH));
         return next == null ? -1 : next;
+    }
+
+    /** Every topic asked, once, in the order asked ({@code times_many.sql}: one statement). */
+    Map<String, TopicTimes> times(Collection<String> topics) {
+        Map<String, TopicTimes> out = new LinkedHashMap<>();
+        topics.forEach(t -> out.put(t, TopicTimes.none(t)));
+        if (!out.isEmpty()) {
+            String[] asked = out.keySet().toArray(String[]::new);
+            PostgresCalls.call("read the next due times", () -> queries.timesOf(asked)).forEach(r -> out.put(r.topic(), r));
+        }
+        return out;
     }
 
     Set<String> topics() {

@@ -19,6 +19,7 @@ import io.delayq.core.StoreListener;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
+import io.delayq.core.TopicTimes;
 import io.delayq.core.archive.TopicScope;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
@@ -157,6 +158,12 @@ public final class PostgresJobStore implements JobStore {
     @Override
     public Set<String> topics() {
         return reads.topics();
+    }
+
+    /** One statement for every topic ({@code times_many.sql}). */
+    @Override
+    public Map<String, TopicTimes> times(Collection<String> topics) {
+        return reads.times(topics);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.delayq.core.OutboxEntry;
 import io.delayq.core.ReclaimedLeases;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicStats;
+import io.delayq.core.TopicTimes;
 import io.delayq.core.history.LatenessBuckets;
 import io.delayq.core.history.TopicMinute;
 import org.jdbi.v3.core.Jdbi;
@@ -89,6 +90,10 @@ final class Rows {
         jdbi.registerRowMapper(TopicStats.class, (rs, ctx) -> new TopicStats(rs.getString("topic"),
                 rs.getLong("scheduled"), rs.getLong("leased"), rs.getLong("dead"), rs.getLong("succeeded"),
                 Objects.requireNonNullElse(nullableLong(rs, "next_run_at"), -1L)));
+        jdbi.registerRowMapper(TopicTimes.class, (rs, ctx) -> new TopicTimes(rs.getString("topic"),
+                Objects.requireNonNullElse(nullableLong(rs, "push_due_at"), -1L),
+                Objects.requireNonNullElse(nullableLong(rs, "pull_due_at"), -1L),
+                Objects.requireNonNullElse(nullableLong(rs, "lease_deadline"), -1L)));
         jdbi.registerRowMapper(OutboxEntry.class, (RowMapper<OutboxEntry>) (rs, ctx) -> {
             String seq = Long.toString(rs.getLong("seq"));
             try {

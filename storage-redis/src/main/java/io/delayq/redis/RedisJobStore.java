@@ -18,6 +18,7 @@ import io.delayq.core.StoreListener;
 import io.delayq.core.StoreStatus;
 import io.delayq.core.TopicSettings;
 import io.delayq.core.TopicStats;
+import io.delayq.core.TopicTimes;
 import io.delayq.core.breaker.CircuitBreakers;
 import io.delayq.core.history.TopicMinute;
 import io.delayq.core.listing.JobPage;
@@ -78,7 +79,7 @@ public final class RedisJobStore implements JobStore {
     private final RedisTenantRegistry tenants;
     private final RedisRateLimiters rateLimiters;
     private final RedisScheduleStore schedules;
-    private final TopicStatsBatch statsBatch;
+    private final TopicBatchReads batchReads;
     private final FinishedTrimmer trimmer;
     private final TopicForgetting forgetting;
     private final TopicNameIndex topicNames;
@@ -120,7 +121,7 @@ public final class RedisJobStore implements JobStore {
         this.tenants = new RedisTenantRegistry(calls, writes);
         this.rateLimiters = new RedisRateLimiters(calls);
         this.schedules = new RedisScheduleStore(calls, writes, topics, codec, withSchedules);
-        this.statsBatch = new TopicStatsBatch(calls, topics);
+        this.batchReads = new TopicBatchReads(calls, topics);
         calls.call("load scripts", () -> {
             scripts.loadAll(RedisKeys.TOPICS);
             return null;
@@ -262,10 +263,16 @@ public final class RedisJobStore implements JobStore {
         return forgetting.forgetIfIdle(topic, idleMs);
     }
 
-    /** One pipeline over every partition of the topics ({@link TopicStatsBatch}). */
+    /** One pipeline over every partition of the topics ({@link TopicBatchReads}). */
     @Override
     public Map<String, TopicStats> stats(Collection<String> topics) {
-        return statsBatch.stats(topics);
+        return batchReads.stats(topics);
+    }
+
+    /** One pipeline over every partition of the topics ({@link TopicBatchReads}). */
+    @Override
+    public Map<String, TopicTimes> times(Collection<String> topics) {
+        return batchReads.times(topics);
     }
 
     // ---------------------------------------------------------------- settings (TopicSettingsStore)

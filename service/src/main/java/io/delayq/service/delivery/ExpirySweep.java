@@ -3,9 +3,13 @@ package io.delayq.service.delivery;
 import io.delayq.core.Delivery;
 import io.delayq.core.JobStore;
 import io.delayq.core.TopicSettings;
+import io.delayq.core.TopicTimes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,8 +22,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>It runs on a thread of its own every {@link #intervalMs} (ten safety sweeps, at least 5 s), never on the engine's
  * timer threads, whose due and lease timers must not wait behind it. A lane is swept only when its earliest due job has
- * waited longer than that interval (one O(log N) read tells), so lanes that keep up cost one read per round; a swept
- * lane costs one store call that reads at most {@value #PER_LANE} of its earliest due jobs. With a topic's
+ * expired by the topic's {@code expiresAfter} or has waited longer than that interval (one O(log N) read tells, read for
+ * {@value SafetySweep#PAGE} topics per store call; the settings are read only for a topic with due work), so lanes that keep up cost one read per round; a swept lane costs
+ * one store call that reads at most {@value #PER_LANE} of its earliest due jobs. A job expired by its topic's
+ * {@code expiresAfter} thus ends at most one interval (and a round's time) after its expiry. With a topic's
  * {@code expiresAfter} (expiry = run time + a constant) the earliest due jobs are the first to expire, so each round
  * takes the expired ones in order; a job's own {@code expiresAt} far behind unexpired ones waits for later rounds or a
  * reserve.
@@ -60,28 +66,68 @@ final class ExpirySweep {
         }
     }
 
-    /** One round over every topic; a failure is logged and the next round tries again. */
+    /**
+     * One round over every topic. A failure is logged and the round goes on with the next topic: one topic whose sweep
+     * keeps failing must not stop the expiry of every topic after it in the list. A round longer than its interval is
+     * logged: expired jobs nobody reserves then end that much later.
+     */
     void round() {
+        long started = System.nanoTime();
+        long now;
+        Set<String> all;
         try {
-            long now = store.now();
-            for (String topic : store.topics()) {
+            now = store.now();
+            all = store.topics();
+        } catch (RuntimeException e) {
+            errors.log("sweep expired jobs", e);
+            return;
+        }
+        int swept = 0;
+        for (List<String> page : Pages.of(all, SafetySweep.PAGE)) {
+            Map<String, TopicTimes> times;
+            try {
+                times = store.times(page);
+            } catch (RuntimeException e) {
+                errors.log("sweep expired jobs", e);
+                continue;
+            }
+            for (TopicTimes t : times.values()) {
                 if (Thread.currentThread().isInterrupted()) {
                     return;
                 }
-                sweep(topic, now);
+                try {
+                    swept += sweep(t, now);
+                } catch (RuntimeException e) {
+                    errors.log("sweep expired jobs of topic " + t.topic(), e);
+                }
             }
-        } catch (RuntimeException e) {
-            errors.log("sweep expired jobs", e);
+        }
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        if (tookMs > intervalMs) {
+            LOG.warn("the expiry sweep took {} ms over {} topics ({} lanes swept), longer than its interval of {} ms:"
+                    + " jobs nobody reserves expire that much later than their expiry", tookMs, all.size(), swept,
+                    intervalMs);
+        } else {
+            LOG.debug("expiry sweep: {} ms over {} topics, {} lanes swept", tookMs, all.size(), swept);
         }
     }
 
-    private void sweep(String topic, long now) {
-        boolean push = backlogged(store.nextDueAt(topic, Delivery.PUSH), now);
-        boolean pull = backlogged(store.nextDueAt(topic, Delivery.PULL), now);
-        if (!push && !pull) {
-            return;
+    /**
+     * Sweeps a lane of the topic when a due job there may have expired: its earliest due job is older than the
+     * topic's {@code expiresAfter} (then that job has expired, and the sweep finds it at the next round after its
+     * expiry), or has waited longer than a round (for jobs' own {@code expiresAt}, which no cheap read tells). The
+     * settings are read only for a topic with due work. Answers how many lanes were swept.
+     */
+    private int sweep(TopicTimes times, long now) {
+        String topic = times.topic();
+        long pushDue = times.pushDueAt();
+        long pullDue = times.pullDueAt();
+        if (!isDue(pushDue, now) && !isDue(pullDue, now)) {
+            return 0;
         }
         long after = expiresAfter(store.settings(topic));
+        boolean push = mayHaveExpired(pushDue, now, after);
+        boolean pull = mayHaveExpired(pullDue, now, after);
         int expired = 0;
         if (push) {
             expired += store.expireOverdue(topic, Delivery.PUSH, PER_LANE, after);
@@ -93,9 +139,17 @@ final class ExpirySweep {
             LOG.info("{} job(s) of topic {} expired before anyone reserved them: dead, cause EXPIRED", expired, topic);
             metrics.expired(topic, expired);
         }
+        return (push ? 1 : 0) + (pull ? 1 : 0);
     }
 
-    private boolean backlogged(long earliestDue, long now) {
-        return earliestDue >= 0 && earliestDue < now - intervalMs;
+    private static boolean isDue(long earliestDue, long now) {
+        return earliestDue >= 0 && earliestDue <= now;
+    }
+
+    private boolean mayHaveExpired(long earliestDue, long now, long expiresAfterMs) {
+        if (!isDue(earliestDue, now)) {
+            return false;
+        }
+        return (expiresAfterMs > 0 && earliestDue + expiresAfterMs < now) || earliestDue < now - intervalMs;
     }
 }

@@ -1,24 +1,29 @@
 package io.delayq.service.delivery;
 
 import com.codahale.metrics.health.HealthCheck;
-import io.delayq.core.Delivery;
 import io.delayq.core.JobStore;
 import io.delayq.core.StoreListener;
+import io.delayq.core.TopicTimes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.List;
 
 /**
  * How the engine hears of due jobs besides its own timers: the store's wake-ups ({@link StoreListener#onWake}: a job
  * scheduled ahead of everything else in its topic, on any instance) arm the topic's due timer; and a slow safety sweep
  * ({@code sweepInterval}) over {@code topics()} reads {@code nextDueAt(topic, PUSH)} and {@code nextLeaseDeadline}
  * of each topic, for wake-ups lost while the subscription reconnected and for leases nobody armed a timer for (a
- * crash of another instance). Its cost is two O(log N) reads per topic per interval, whatever the load.
+ * crash of another instance). Its cost is two O(log N) reads per topic per interval, whatever the load, read
+ * {@value #PAGE} topics at a time in one store call ({@link JobStore#times}: a round trip per page, not per read).
  *
  * <p>The sweep also re-subscribes when the subscription could not be made, and is what the {@code engine} health
  * check looks at.
  */
 final class SafetySweep {
     private static final Logger LOG = LoggerFactory.getLogger(SafetySweep.class);
+    /** Topics read per store call. */
+    static final int PAGE = 500;
 
     private final JobStore store;
     private final TopicStates topics;
@@ -99,18 +104,18 @@ final class SafetySweep {
             subscribe();
         }
         try {
-            for (String topic : store.topics()) {
-                if (!timers.running()) {
-                    return;
-                }
-                TopicState ts = topics.of(topic);
-                long due = store.nextDueAt(topic, Delivery.PUSH);
-                if (due >= 0) {
-                    timers.armDue(ts, due, Long.MIN_VALUE);
-                }
-                long lease = store.nextLeaseDeadline(topic);
-                if (lease >= 0) {
-                    timers.armLease(ts, lease, Long.MIN_VALUE);
+            for (List<String> page : Pages.of(store.topics(), PAGE)) {
+                for (TopicTimes times : store.times(page).values()) {
+                    if (!timers.running()) {
+                        return;
+                    }
+                    TopicState ts = topics.of(times.topic());
+                    if (times.pushDueAt() >= 0) {
+                        timers.armDue(ts, times.pushDueAt(), Long.MIN_VALUE);
+                    }
+                    if (times.leaseDeadline() >= 0) {
+                        timers.armLease(ts, times.leaseDeadline(), Long.MIN_VALUE);
+                    }
                 }
             }
             lastSweepError = null;
