@@ -77,7 +77,7 @@ class WorkerTest {
     @Test
     void aJobOfACrashedWorkerComesBackToAnother() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
-        Worker crashing = Worker.builder(client, topic).leaseTime(Duration.ofMillis(500))
+        Worker crashing = Worker.builder(client, topic).leaseTime(Duration.ofSeconds(2))
                 .handler(job -> {
                     started.countDown();
                     Thread.sleep(60_000);
@@ -146,17 +146,19 @@ class WorkerTest {
     @Test
     void aLongHandlerKeepsItsLease() throws Exception {
         List<LeasedJob> runs = new CopyOnWriteArrayList<>();
-        Worker worker = Worker.builder(client, topic).concurrency(2).leaseTime(Duration.ofMillis(900))
+        // A handler running more than twice its lease: the worker extends it at two thirds (2 s), so each extension has
+        // 1 s to reach the service before the lease ends (900 ms leases left 300 ms, which a loaded CI machine missed).
+        Worker worker = Worker.builder(client, topic).concurrency(2).leaseTime(Duration.ofSeconds(3))
                 .handler(job -> {
                     runs.add(job);
-                    Thread.sleep(2_000);
+                    Thread.sleep(6_500);
                 })
                 .build().start();
         workers.add(worker);
 
         client.schedule(topic, JobRequest.builder().id("j").payload("x").build());
 
-        Await.until("the worker acked the job", Duration.ofSeconds(10), () -> worker.acked() == 1);
+        Await.until("the worker acked the job", Duration.ofSeconds(20), () -> worker.acked() == 1);
         assertThat(runs).singleElement().satisfies(job -> assertThat(job.attempt()).isEqualTo(1));
         assertThat(client.get(topic, "j").state()).isEqualTo("SUCCEEDED");
     }
