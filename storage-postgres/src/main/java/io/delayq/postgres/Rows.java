@@ -79,7 +79,7 @@ final class Rows {
         jdbi.registerRowMapper(NackOutcome.class, (rs, ctx) ->
                 new NackOutcome(StoreStatus.valueOf(rs.getString("status")), rs.getBoolean("expired")));
         jdbi.registerRowMapper(ReclaimedLeases.class, (rs, ctx) ->
-                new ReclaimedLeases(rs.getInt("taken"), rs.getInt("expired")));
+                new ReclaimedLeases(rs.getInt("taken"), rs.getInt("expired"), rs.getInt("died")));
         jdbi.registerRowMapper(Extended.class, (rs, ctx) ->
                 new Extended(rs.getString("status"), nullableLong(rs, "deadline_ms")));
         jdbi.registerRowMapper(Targeted.class, (rs, ctx) ->

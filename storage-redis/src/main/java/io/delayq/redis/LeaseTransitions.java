@@ -115,6 +115,7 @@ final class LeaseTransitions {
     ReclaimedLeases expireLeases(String topic, int max) {
         int taken = 0;
         int expired = 0;
+        int died = 0;
         for (Partition p : topics.partitions(topic)) {
             if (taken >= max) {
                 break;
@@ -125,11 +126,12 @@ final class LeaseTransitions {
                             p.quarantine()),
                     List.of(Integer.toString(wanted), scriptArgs.retentionMs(), scriptArgs.historySize(), topic,
                             Integer.toString(JobStore.EXPIRED_LAST_ATTEMPT_RETRIES))));
-            logQuarantined(p, answer.subList(2, answer.size()), "expire");
+            logQuarantined(p, answer.subList(3, answer.size()), "expire");
             taken += ((Long) answer.get(0)).intValue();
             expired += ((Long) answer.get(1)).intValue();
+            died += ((Long) answer.get(2)).intValue();
         }
-        return new ReclaimedLeases(taken, expired);
+        return new ReclaimedLeases(taken, expired, died);
     }
 
     /** The safety sweep for expired due jobs ({@code expire_overdue.lua}), partition by partition, up to {@code max}. */

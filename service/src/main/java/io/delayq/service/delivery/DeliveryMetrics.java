@@ -59,6 +59,17 @@ final class DeliveryMetrics {
     }
 
     /**
+     * Counts jobs of a topic whose last attempt's lease ran out unanswered once too often, made dead (cause
+     * LEASE_EXPIRED) when the engine took their leases back, push and pull alike: the topic's dead letters in its
+     * history and per-topic series.
+     */
+    void leaseExpiredDead(String topic, int count) {
+        if (count > 0) {
+            activity.dead(topic, DeadCause.LEASE_EXPIRED, count);
+        }
+    }
+
+    /**
      * Counts jobs of a topic that a reserve, a sweep, a lease taken back or a failed attempt made dead of their expiry:
      * the meter, and the topic's dead letters of cause EXPIRED in its history.
      */

@@ -48,6 +48,12 @@ final class LeaseExpiry {
                 total += batch.takenBack();
                 // jobs whose own expiry passed while leased are dead instead of due again (issue 29)
                 metrics.expired(ts.topic, batch.expired());
+                // and jobs whose last attempt's lease ran out once too often are dead letters (cause LEASE_EXPIRED)
+                metrics.leaseExpiredDead(ts.topic, batch.died());
+                if (batch.died() > 0) {
+                    LOG.info("{} job(s) of topic {} are dead: their last attempt's lease expired unanswered (outcome"
+                            + " unknown), cause LEASE_EXPIRED", batch.died(), ts.topic);
+                }
             } while (batch.takenBack() == EXPIRE_BATCH && timers.running());
             if (total > 0) {
                 LOG.debug("took back {} expired leases of topic {}", total, ts.topic);

@@ -106,6 +106,29 @@ class PullHistoryTest {
     }
 
     @Test
+    void aJobWhoseLastLeaseRunsOutUnansweredIsCountedDeadOnce() {
+        // one attempt; its expired lease is an unknown outcome, tried once more (EXPIRED_LAST_ATTEMPT_RETRIES), then
+        // the job is dead (cause LEASE_EXPIRED) when the engine takes the second lease back
+        schedule("crashy", 1, "");
+        leaseFor("crashy", 300);
+        Await.until("crashy due again after its lease ran out", Duration.ofSeconds(20),
+                () -> state("crashy").equals("SCHEDULED"));
+        leaseFor("crashy", 300);
+        Await.until("crashy dead", Duration.ofSeconds(20), () -> state("crashy").equals("DEAD"));
+        assertThat(producer.get("/v1/topics/" + topic + "/jobs/crashy").json().path("cause").asText())
+                .isEqualTo("LEASE_EXPIRED");
+
+        Map<String, Long> expected = new LinkedHashMap<>();
+        expected.put("enqueued", 1L);
+        expected.put("delivered", 0L);
+        expected.put("failed", 0L);
+        expected.put("dead", 1L);
+        expected.put("expired", 0L);
+        expected.put("noRetry", 0L);
+        assertThat(awaitHistory(expected)).as("the topic's history, summed over its minutes").isEqualTo(expected);
+    }
+
+    @Test
     void anAsyncConfirmationOfAPushJobCountsOnceAndARefusedOneNotAtAll() {
         schedulePush("acked");
         String acked = RECEIVER.await(r -> "acked".equals(r.id()), 1, Duration.ofSeconds(20)).get(0)
@@ -190,6 +213,15 @@ class PullHistoryTest {
         assertThat(leases).as(answer.toString()).hasSize(1);
         assertThat(leases.get(0).path("id").asText()).isEqualTo(id);
         return leases.get(0).path("leaseToken").asText();
+    }
+
+    /** Leases the topic's one due job, which must be {@code id}, for {@code leaseMs}, and never confirms it. */
+    private void leaseFor(String id, long leaseMs) {
+        Answer answer = consumer.post("/v1/topics/" + topic + "/leases",
+                "{\"max\": 1, \"waitMs\": 5000, \"leaseMs\": " + leaseMs + "}");
+        JsonNode leases = answer.json().path("leases");
+        assertThat(leases).as(answer.toString()).hasSize(1);
+        assertThat(leases.get(0).path("id").asText()).isEqualTo(id);
     }
 
     private Answer confirm(String id, String verb, String token, String extra) {

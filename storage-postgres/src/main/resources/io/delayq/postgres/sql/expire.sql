@@ -7,8 +7,8 @@
 -- (outbox), as reserve.sql would make it at its next reserve; a job that dies of its expired last attempt keeps
 -- LEASE_EXPIRED.
 -- Binds: :topic, :max, :historySize, :lastAttemptRetries.
--- Returns the number of leases taken back (taken) and of those made dead of their expiry (expired). Wakes each lane
--- whose earliest run time moved earlier.
+-- Returns the number of leases taken back (taken), of those made dead of their expiry (expired) and of those made dead
+-- of their expired last attempt (died, cause LEASE_EXPIRED). Wakes each lane whose earliest run time moved earlier.
 WITH now AS MATERIALIZED (SELECT delayq_now() AS t),
 expired AS MATERIALIZED (
     SELECT j.topic, j.id,
@@ -70,4 +70,5 @@ woken AS (
                               WHERE j.topic = l.topic AND j.push = l.push AND j.state = 'scheduled'), 'infinity')
 )
 SELECT (SELECT count(*) FROM taken) AS taken, (SELECT count(*) FROM taken WHERE dead_cause = 'EXPIRED') AS expired,
+       (SELECT count(*) FROM taken WHERE dead_cause = 'LEASE_EXPIRED') AS died,
        (SELECT count(*) FROM woken) AS woken

@@ -11,8 +11,8 @@
 -- KEYS[5] finished ZSET, KEYS[6] archive STREAM, KEYS[7] stats HASH, KEYS[8] quarantine STREAM
 -- ARGV[1] max, ARGV[2] finished retention ms, ARGV[3] history cap, ARGV[4] topic,
 -- ARGV[5] how many times a job's expired last attempt is tried again (JobStore.EXPIRED_LAST_ATTEMPT_RETRIES)
--- Returns {number of leases taken back, number of those made dead of their expiry, then pairs of quarantined id and
--- reason}.
+-- Returns {number of leases taken back, number of those made dead of their expiry, number of those made dead of their
+-- expired last attempt (LEASE_EXPIRED), then pairs of quarantined id and reason}.
 --#include lib/record.lua
 
 local jobs, leased, push, pull, finished, archive, stats, quarantine =
@@ -72,7 +72,7 @@ for _, t in ipairs(taken) do
     rescheduled[zset] = lane
   end
 end
-local out = { #expired, expired_now }
+local out = { #expired, expired_now, dead - expired_now }
 quarantine_records(jobs, quarantine, bad, 'expire', out)
 if dead > 0 then
   redis.call('HINCRBY', stats, 'dead', dead)
