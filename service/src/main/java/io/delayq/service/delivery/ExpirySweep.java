@@ -22,10 +22,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>It runs on a thread of its own every {@link #intervalMs} (ten safety sweeps, at least 5 s), never on the engine's
  * timer threads, whose due and lease timers must not wait behind it. A lane is swept only when its earliest due job has
- * expired by the topic's {@code expiresAfter} or has waited longer than that interval (one O(log N) read tells, read for
- * {@value SafetySweep#PAGE} topics per store call; the settings are read only for a topic with due work), so lanes that keep up cost one read per round; a swept lane costs
- * one store call that reads at most {@value #PER_LANE} of its earliest due jobs. A job expired by its topic's
- * {@code expiresAfter} thus ends at most one interval (and a round's time) after its expiry. With a topic's
+ * expired by the topic's {@code expiresAfter} or has waited longer than that interval (one O(log N) read tells, read
+ * for {@value SafetySweep#PAGE} topics per store call; the settings are read only for a topic with due work), so lanes
+ * that keep up cost one read per round; a swept lane costs one store call that reads at most {@value #PER_LANE} of its
+ * earliest due jobs. A job expired by its topic's {@code expiresAfter} thus ends at most one interval (and a round's
+ * time) after its expiry. With a topic's
  * {@code expiresAfter} (expiry = run time + a constant) the earliest due jobs are the first to expire, so each round
  * takes the expired ones in order; a job's own {@code expiresAt} far behind unexpired ones waits for later rounds or a
  * reserve.
