@@ -14,8 +14,9 @@ import java.util.List;
  * scheduled ahead of everything else in its topic, on any instance) arm the topic's due timer; and a slow safety sweep
  * ({@code sweepInterval}) over {@code topics()} reads {@code nextDueAt(topic, PUSH)} and {@code nextLeaseDeadline}
  * of each topic, for wake-ups lost while the subscription reconnected and for leases nobody armed a timer for (a
- * crash of another instance). Its cost is two O(log N) reads per topic per interval, whatever the load, read
- * {@value #PAGE} topics at a time in one store call ({@link JobStore#times}: a round trip per page, not per read).
+ * crash of another instance). Its cost is three O(log N) reads per topic per interval (each lane's earliest job and
+ * the earliest lease: {@link JobStore#times}, shared with the expiry sweep), whatever the load, read {@value #PAGE}
+ * topics at a time in one store call: a round trip per page, not per read.
  *
  * <p>The sweep also re-subscribes when the subscription could not be made, and is what the {@code engine} health
  * check looks at.

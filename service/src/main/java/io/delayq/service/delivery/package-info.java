@@ -52,8 +52,9 @@
  *       ahead of everything else in its topic, on any instance;</li>
  *   <li>a slow <b>safety sweep</b> ({@code sweepInterval}, default 5 s) over {@code topics()} reading
  *       {@code nextDueAt(topic, PUSH)} and {@code nextLeaseDeadline(topic)}, for a wake-up lost while the
- *       subscription reconnected. Its cost is two O(log N) reads per topic per interval, whatever the load, read 500
- *       topics per store call ({@code JobStore.times}: one pipeline or statement, not a round trip per read).</li>
+ *       subscription reconnected. Its cost is a few O(log N) reads per topic per interval, whatever the load, read
+ *       for 500 topics per store call ({@code JobStore.times}: one pipeline or statement, not a round trip per
+ *       read).</li>
  * </ol>
  * Only the earliest pending timer of a topic is kept: arming a later time than the pending one is a no-op.
  *
