@@ -326,6 +326,22 @@ public interface JobStore extends AutoCloseable {
                 .sorted().limit(limit).toList();
     }
 
+    /**
+     * Which of these names are topics of the store (each one {@link #topicsStartingWith} would answer as its own first
+     * name), in one call where the store can: a tenant's exact-name patterns (up to {@code Tenant.MAX_PATTERNS}) are
+     * read together, not one round trip each. This default reads them one by one.
+     */
+    default Set<String> topicsAmong(Collection<String> names) {
+        Set<String> found = new java.util.LinkedHashSet<>();
+        for (String name : new java.util.LinkedHashSet<>(names)) {
+            List<String> first = topicsStartingWith(name, null, 1);
+            if (!first.isEmpty() && first.get(0).equals(name)) {
+                found.add(name);
+            }
+        }
+        return found;
+    }
+
     /** The check of {@link #topicsStartingWith}'s prefix, for the stores' own implementations. */
     static String requirePrefix(String prefix) {
         if (prefix == null || prefix.isEmpty()) {

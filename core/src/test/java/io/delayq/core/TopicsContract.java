@@ -84,6 +84,18 @@ public abstract class TopicsContract {
     }
 
     @Test
+    void theTopicsAmongNamesAreThoseTheStoreHasExactly() {
+        String b = run + ".among";
+        List<String> topics = List.of(b, b + ".x", b + "_y");
+        topics.forEach(t -> store.enqueue(NewJob.delayed(t, "j", PAYLOAD, 60_000, 1)));
+
+        List<String> asked = List.of(b + ".x", run + ".amon", b + ".", b, b + "_", run + ".nobody", b + "_y", b);
+        assertThat(store.topicsAmong(asked)).as("each once; a name's prefix or extension is not the name")
+                .containsExactlyInAnyOrder(b + ".x", b, b + "_y");
+        assertThat(store.topicsAmong(List.of())).isEmpty();
+    }
+
+    @Test
     void pagesOfAPrefixGoOnAfterTheLastNameRead() {
         String p = run + ".pg.";
         List<String> mine = IntStream.range(0, 7).mapToObj(i -> p + "t" + i).toList();

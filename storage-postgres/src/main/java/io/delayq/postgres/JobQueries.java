@@ -51,6 +51,10 @@ interface JobQueries {
     @SqlQuery("topics_page")
     List<String> topics(@Bind("after") String after, @Bind("limit") int limit);
 
+    /** The names asked that are registered topics, in no order. */
+    @SqlQuery("topics_among")
+    List<String> topicsAmong(@Bind("topics") String[] topics);
+
     /** {@code topics_starting_with.sql}: {@code after} {@code ""} from the first. */
     @SqlQuery("topics_starting_with")
     List<String> topicsStartingWith(@Bind("prefix") String prefix, @Bind("upper") String upper,

@@ -32,6 +32,8 @@ import io.dropwizard.jackson.Jackson;
 import org.jdbi.v3.core.Jdbi;
 
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -193,6 +195,19 @@ public final class PostgresJobStore implements JobStore {
     @Override
     public List<String> topics(String after, int limit) {
         return PostgresCalls.call("list topics", () -> queries.topics(after, limit));
+    }
+
+    /** One statement ({@code topics_among.sql}): the primary key, probed once per name. */
+    @Override
+    public Set<String> topicsAmong(Collection<String> names) {
+        Set<String> asked = new LinkedHashSet<>(names);
+        if (asked.isEmpty()) {
+            return new LinkedHashSet<>();
+        }
+        Set<String> found = new HashSet<>(PostgresCalls.call("find topics",
+                () -> queries.topicsAmong(asked.toArray(String[]::new))));
+        asked.retainAll(found);
+        return asked;
     }
 
     /** One range of V22's {@code delayq_topics_by_name} ({@code topics_starting_with.sql}): the cost of the page. */

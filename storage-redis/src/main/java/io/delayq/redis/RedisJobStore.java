@@ -247,6 +247,12 @@ public final class RedisJobStore implements JobStore {
         return topicNames.startingWith(prefix, after, limit);
     }
 
+    /** One SMISMEMBER of {@code dq:topics} per 1,000 names. */
+    @Override
+    public Set<String> topicsAmong(Collection<String> names) {
+        return topics.among(names);
+    }
+
     /** One HMGET of {@code dq:settings} (issue 26, finding 12: a page of topics costs a few calls, not 2 per topic). */
     @Override
     public Map<String, TopicSettings> settings(Collection<String> topics) {

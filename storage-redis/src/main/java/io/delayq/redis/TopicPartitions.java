@@ -9,7 +9,9 @@ import redis.clients.jedis.UnifiedJedis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,6 +52,24 @@ final class TopicPartitions {
     Set<String> topics() {
         UnifiedJedis redis = calls.client();
         return calls.call("topics", () -> new HashSet<>(redis.smembers(RedisKeys.TOPICS)));
+    }
+
+    /** Which of the names are members of {@code dq:topics}: one SMISMEMBER (Redis 6.2) per 1,000 names. */
+    Set<String> among(Collection<String> names) {
+        List<String> asked = List.copyOf(new LinkedHashSet<>(names));
+        Set<String> found = new LinkedHashSet<>();
+        UnifiedJedis redis = calls.client();
+        for (int from = 0; from < asked.size(); from += 1_000) {
+            List<String> chunk = asked.subList(from, Math.min(asked.size(), from + 1_000));
+            List<Boolean> member = calls.call("topics",
+                    () -> redis.smismember(RedisKeys.TOPICS, chunk.toArray(String[]::new)));
+            for (int i = 0; i < chunk.size(); i++) {
+                if (Boolean.TRUE.equals(member.get(i))) {
+                    found.add(chunk.get(i));
+                }
+            }
+        }
+        return found;
     }
 
     /** The partition of a job, for reads and transitions of jobs that exist (see {@link #partitions}). */

@@ -13,11 +13,11 @@ import java.util.TreeSet;
 /**
  * A tenant's topics read from the store by its patterns ({@link TopicScope#of}: exact names and wildcards' prefixes),
  * never from the whole topic list: a prefix is a range of the store's index by name
- * ({@link JobStore#topicsStartingWith}, {@link io.delayq.core.schedule.ScheduleStore#counts}), an exact name the first
- * answer of its own range. A prefix or name inside another prefix of the same scope ({@code billing.eu.} or
- * {@code billing.x} beside {@code billing.}) is not read again. So a read costs the scope's own topics and one store
- * call per pattern, however many topics other teams hold. Names in code point order (topic names are ASCII:
- * {@link String} order).
+ * ({@link JobStore#topicsStartingWith}, {@link io.delayq.core.schedule.ScheduleStore#counts}), the exact names are
+ * read all in one call ({@link JobStore#topicsAmong}). A prefix or name inside another prefix of the same scope
+ * ({@code billing.eu.} or {@code billing.x} beside {@code billing.}) is not read again. So a read costs the scope's own
+ * topics, one store call per wildcard pattern and one for the exact names, however many topics other teams hold.
+ * Names in code point order (topic names are ASCII: {@link String} order).
  */
 public final class TenantTopics {
     /** Topics per read of a prefix's range when all of them are read. */
@@ -48,11 +48,7 @@ public final class TenantTopics {
                 after = page.isEmpty() ? null : page.get(page.size() - 1);
             } while (page.size() == PAGE);
         }
-        for (String name : namesOutside(scope)) {
-            if (exists(name)) {
-                owned.add(name);
-            }
-        }
+        owned.addAll(store.topicsAmong(namesOutside(scope)));
         return owned;
     }
 
@@ -73,10 +69,10 @@ public final class TenantTopics {
                 }
             }
         }
-        for (String name : namesOutside(scope)) {
-            if ((after == null || name.compareTo(after) > 0) && exists(name)) {
-                merged.add(name);
-            }
+        List<String> names = namesOutside(scope).stream()
+                .filter(name -> after == null || name.compareTo(after) > 0).toList();
+        if (!names.isEmpty()) {
+            merged.addAll(store.topicsAmong(names));
         }
         return merged.stream().limit(limit).toList();
     }
@@ -110,12 +106,6 @@ public final class TenantTopics {
             return Map.of();
         }
         return counts;
-    }
-
-    /** Whether the store has the topic: the first name of its own range (every longer name sorts after it). */
-    private boolean exists(String name) {
-        List<String> first = store.topicsStartingWith(name, null, 1);
-        return !first.isEmpty() && first.get(0).equals(name);
     }
 
     /** The prefixes no other prefix of the set covers: each topic of {@code billing.eu.} is one of {@code billing.}. */

@@ -47,6 +47,7 @@ class TenantUseTest {
     private JobStore real;
     private final Set<String> answered = ConcurrentHashMap.newKeySet();
     private final AtomicInteger wholeListReads = new AtomicInteger();
+    private final Map<String, Integer> calls = new ConcurrentHashMap<>();
     private JobStore store;
 
     @BeforeEach
@@ -106,6 +107,29 @@ class TenantUseTest {
     }
 
     @Test
+    void aTenantsExactNamesAreReadTogetherInOneCall() {
+        List<TopicPattern> names = new ArrayList<>();
+        List<String> existing = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            names.add(TopicPattern.of(run + ".exact" + i));
+            if (i % 3 == 0) {
+                real.enqueue(NewJob.delayed(run + ".exact" + i, "j", PAYLOAD, 3_600_000, 1));
+                existing.add(run + ".exact" + i);
+            }
+        }
+        TopicScope scope = TopicScope.of(new Tenant(run + "-exact", names, null, 1, null, false));
+        calls.clear();
+
+        assertThat(new TenantTopics(store).all(scope)).containsExactlyInAnyOrderElementsOf(existing);
+        assertThat(calls).as("store calls by method").containsEntry("topicsAmong", 1)
+                .doesNotContainKey("topicsStartingWith");
+        calls.clear();
+        assertThat(new TenantTopics(store).page(scope, run + ".exact12", 3)).containsExactly(run + ".exact15",
+                run + ".exact18", run + ".exact21");
+        assertThat(calls).containsEntry("topicsAmong", 1).doesNotContainKey("topicsStartingWith");
+    }
+
+    @Test
     void aTenantsTopicListIsPagedFromItsOwnTopicsOnly() {
         Tenant a = fill();
         TenantTopics topics = new TenantTopics(store);
@@ -139,6 +163,7 @@ class TenantUseTest {
         return (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(), new Class<?>[] {JobStore.class},
                 (proxy, method, args) -> {
                     Object answer = call(target, method, args);
+                    calls.merge(method.getName(), 1, Integer::sum);
                     switch (method.getName()) {
                         case "topics" -> {
                             if (method.getParameterCount() == 0) {
