@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * <p>It runs on a thread of its own every {@link #intervalMs} (ten safety sweeps, at least 5 s), never on the engine's
  * timer threads, whose due and lease timers must not wait behind it. A lane is swept only when its earliest due job has
  * expired by the topic's {@code expiresAfter} or has waited longer than that interval (one O(log N) read tells, read
- * for {@value SafetySweep#PAGE} topics per store call; the settings are read only for a topic with due work), so lanes
+ * for {@value SafetySweep#PAGE} topics per store call, then the settings of those with due work in one more), so lanes
  * that keep up cost one read per round; a swept lane costs one store call that reads at most {@value #PER_LANE} of its
  * earliest due jobs. A job expired by its topic's {@code expiresAfter} thus ends at most one interval (and a round's
  * time) after its expiry. With a topic's
@@ -85,19 +85,23 @@ final class ExpirySweep {
         }
         int swept = 0;
         for (List<String> page : Pages.of(all, SafetySweep.PAGE)) {
-            Map<String, TopicTimes> times;
+            List<TopicTimes> due;
+            Map<String, TopicSettings> settings;
             try {
-                times = store.times(page);
+                due = store.times(page).values().stream()
+                        .filter(t -> isDue(t.pushDueAt(), now) || isDue(t.pullDueAt(), now)).toList();
+                // the settings of the topics with due work only, in one call for the page
+                settings = due.isEmpty() ? Map.of() : store.settings(due.stream().map(TopicTimes::topic).toList());
             } catch (RuntimeException e) {
                 errors.log("sweep expired jobs", e);
                 continue;
             }
-            for (TopicTimes t : times.values()) {
+            for (TopicTimes t : due) {
                 if (Thread.currentThread().isInterrupted()) {
                     return;
                 }
                 try {
-                    swept += sweep(t, now);
+                    swept += sweep(t, settings.getOrDefault(t.topic(), TopicSettings.empty()), now);
                 } catch (RuntimeException e) {
                     errors.log("sweep expired jobs of topic " + t.topic(), e);
                 }
@@ -116,17 +120,14 @@ final class ExpirySweep {
     /**
      * Sweeps a lane of the topic when a due job there may have expired: its earliest due job is older than the
      * topic's {@code expiresAfter} (then that job has expired, and the sweep finds it at the next round after its
-     * expiry), or has waited longer than a round (for jobs' own {@code expiresAt}, which no cheap read tells). The
-     * settings are read only for a topic with due work. Answers how many lanes were swept.
+     * expiry), or has waited longer than a round (for jobs' own {@code expiresAt}, which no cheap read tells).
+     * Answers how many lanes were swept.
      */
-    private int sweep(TopicTimes times, long now) {
+    private int sweep(TopicTimes times, TopicSettings settings, long now) {
         String topic = times.topic();
         long pushDue = times.pushDueAt();
         long pullDue = times.pullDueAt();
-        if (!isDue(pushDue, now) && !isDue(pullDue, now)) {
-            return 0;
-        }
-        long after = expiresAfter(store.settings(topic));
+        long after = expiresAfter(settings);
         boolean push = mayHaveExpired(pushDue, now, after);
         boolean pull = mayHaveExpired(pullDue, now, after);
         int expired = 0;
