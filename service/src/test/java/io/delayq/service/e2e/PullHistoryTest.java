@@ -94,14 +94,8 @@ class PullHistoryTest {
         assertThat(confirm("released", "release", lease("released"), "").status()).isEqualTo(204);
         assertThat(state("released")).isEqualTo("DEAD");
 
-        Map<String, Long> expected = new LinkedHashMap<>();
-        expected.put("enqueued", 7L);
-        expected.put("delivered", 2L);
-        expected.put("failed", 5L); // retry, refused, last, late, the second release of released
-        expected.put("dead", 4L); // refused, last, late, released
-        expected.put("expired", 1L);
-        expected.put("noRetry", 1L);
-        assertThat(awaitHistory(expected)).as("the topic's history, summed over its minutes").isEqualTo(expected);
+        // failed: retry, refused, last, late, the second release of released; dead: refused, last, late, released
+        assertHistory(totals(7, 2, 5, 4, 1, 1));
         assertThat(latenessShown()).as("the leases' lateness in some minute").isTrue();
     }
 
@@ -118,14 +112,7 @@ class PullHistoryTest {
         assertThat(producer.get("/v1/topics/" + topic + "/jobs/crashy").json().path("cause").asText())
                 .isEqualTo("LEASE_EXPIRED");
 
-        Map<String, Long> expected = new LinkedHashMap<>();
-        expected.put("enqueued", 1L);
-        expected.put("delivered", 0L);
-        expected.put("failed", 0L);
-        expected.put("dead", 1L);
-        expected.put("expired", 0L);
-        expected.put("noRetry", 0L);
-        assertThat(awaitHistory(expected)).as("the topic's history, summed over its minutes").isEqualTo(expected);
+        assertHistory(totals(1, 0, 0, 1, 0, 0));
     }
 
     @Test
@@ -144,13 +131,23 @@ class PullHistoryTest {
         assertThat(state("acked")).isEqualTo("SUCCEEDED");
         assertThat(state("ended")).isEqualTo("DEAD");
 
-        Map<String, Long> expected = new LinkedHashMap<>();
-        expected.put("enqueued", 2L);
-        expected.put("delivered", 1L);
-        expected.put("failed", 1L);
-        expected.put("dead", 1L);
-        expected.put("expired", 0L);
-        expected.put("noRetry", 1L);
+        assertHistory(totals(2, 1, 1, 1, 0, 1));
+    }
+
+    /** The history's fields, summed over its minutes, as {@link #history} reads them. */
+    private static Map<String, Long> totals(long enqueued, long delivered, long failed, long dead, long expired,
+                                            long noRetry) {
+        Map<String, Long> totals = new LinkedHashMap<>();
+        totals.put("enqueued", enqueued);
+        totals.put("delivered", delivered);
+        totals.put("failed", failed);
+        totals.put("dead", dead);
+        totals.put("expired", expired);
+        totals.put("noRetry", noRetry);
+        return totals;
+    }
+
+    private void assertHistory(Map<String, Long> expected) {
         assertThat(awaitHistory(expected)).as("the topic's history, summed over its minutes").isEqualTo(expected);
     }
 
