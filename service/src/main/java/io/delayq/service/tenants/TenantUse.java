@@ -17,11 +17,12 @@ import java.util.Set;
  * {@code pendingJobs} is what {@code maxPendingJobs} is checked against.
  *
  * <p>Read by the tenant's patterns, never from the store's whole topic list ({@link TenantTopics}): a wildcard
- * ({@code billing.*}) pages through the topics and the schedule counts starting with its prefix, a topic name reads
- * whether that one topic exists, each a range of the store's index by name. So a read costs the tenant's own topics,
- * two reads per pattern (one more per {@value TenantTopics#PAGE} topics), and one read of their counters, however many
- * topics other teams hold: the quota gate makes one on the enqueue path of a tenant past half its
- * {@code maxPendingJobs}.
+ * ({@code billing.*}) pages through the topics and the schedule counts starting with its prefix (ranges of the store's
+ * indexes by name); the exact topic names are looked up together ({@code JobStore.topicsAmong}), and their schedule
+ * counts one name at a time. So a read costs the tenant's own topics, two reads per wildcard (one more per
+ * {@value TenantTopics#PAGE} topics), one for the exact names and one per exact name's schedules, and one read of
+ * their counters, however many topics other teams hold: the quota gate makes one on the enqueue path of a tenant past
+ * half its {@code maxPendingJobs}.
  */
 public final class TenantUse {
     private final JobStore store;
