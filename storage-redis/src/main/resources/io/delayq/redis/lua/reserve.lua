@@ -44,28 +44,33 @@ local leases, bad = parse_all(jobs, due, lease)
 call_chunked('ZREM', scheduled, due)
 local out = { string.format('%d', now), '-1', #bad, 0 }
 quarantine_records(jobs, quarantine, bad, 'reserve', out)
+-- the batch's writes go out together: one HSET of every record, one ZADD per index (see call_chunked)
+local records, by_deadline, finished_now = {}, {}, {}
 local expired = 0
 for _, l in ipairs(leases) do
   local id, rec, token, deadline = l[1], l[2], l[3], l[4]
+  records[#records + 1] = id
+  records[#records + 1] = rec
   if l[5] then
-    store_finished(jobs, finished, archive, id, rec, now, true)
+    finished_now[#finished_now + 1] = now
+    finished_now[#finished_now + 1] = id
+    redis.call('XADD', archive, '*', 'i', id, 'r', rec)
     expired = expired + 1
-  end
-end
-if expired > 0 then
-  redis.call('HINCRBY', stats, 'dead', expired)
-  out[4] = expired
-end
-for _, l in ipairs(leases) do
-  local id, rec, token, deadline = l[1], l[2], l[3], l[4]
-  if not l[5] then
-    redis.call('HSET', jobs, id, rec)
-    redis.call('ZADD', leased, deadline, id)
+  else
+    by_deadline[#by_deadline + 1] = deadline
+    by_deadline[#by_deadline + 1] = id
     out[#out + 1] = id
     out[#out + 1] = token
     out[#out + 1] = string.format('%d', deadline)
     out[#out + 1] = rec
   end
+end
+call_chunked('HSET', jobs, records)
+call_chunked('ZADD', leased, by_deadline)
+call_chunked('ZADD', finished, finished_now)
+if expired > 0 then
+  redis.call('HINCRBY', stats, 'dead', expired)
+  out[4] = expired
 end
 local next_due = earliest(scheduled)
 if next_due then out[2] = string.format('%d', next_due) end
