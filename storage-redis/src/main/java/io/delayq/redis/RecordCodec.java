@@ -18,13 +18,21 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads and writes job records: {@code <head>\n<payload>}, the head as described in {@code lua/lib/record.lua}; the
  * payload is never parsed here or in a script.
  */
 final class RecordCodec {
+    private static final int CALLBACKS_KEPT = 10_000;
     private final ObjectMapper mapper = Jackson.newObjectMapper();
+    /**
+     * Callbacks as read, by their stored JSON text: the jobs of a topic mostly share one, and parsing it was a second
+     * Jackson parse for every record a reserve returned. Bounded: emptied when full. (Header values are in it as they
+     * are in the records themselves; nothing here is shown anywhere.)
+     */
+    private final ConcurrentHashMap<String, Callback> callbacks = new ConcurrentHashMap<>();
 
     ObjectMapper mapper() {
         return mapper;
@@ -126,7 +134,7 @@ final class RecordCodec {
                     attempts.isEmpty() ? 0 : Integer.parseInt(attempts, 36),
                     (int) maxAttempts,
                     m != null && m.has("b") ? mapper.readValue(m.get("b").asText(), Backoff.class) : null,
-                    m != null && m.has("cb") ? mapper.readValue(m.get("cb").asText(), Callback.class) : null,
+                    m != null && m.has("cb") ? callback(m.get("cb").asText()) : null,
                     m != null && m.has("to") ? m.get("to").asLong() : null,
                     m != null && m.path("bc").asInt(0) == 1,
                     push ? Delivery.PUSH : Delivery.PULL,
@@ -136,12 +144,25 @@ final class RecordCodec {
                     m == null ? List.of() : history(m.get("h")),
                     m != null && m.has("tp") ? new TraceContext(m.get("tp").asText(),
                             m.has("ts") ? m.get("ts").asText() : null) : null,
-                    m != null && m.has("od") ? mapper.readValue(m.get("od").asText(), Callback.class) : null,
+                    m != null && m.has("od") ? callback(m.get("od").asText()) : null,
                     m != null && m.has("dc") ? DeadCause.ofStored(m.get("dc").asText()) : null,
                     m != null && m.has("ex") ? m.get("ex").asLong() : null);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("job " + topic + "/" + id + " has a malformed record in Redis: " + e.getOriginalMessage(), e);
         }
+    }
+
+    private Callback callback(String json) throws JsonProcessingException {
+        Callback known = callbacks.get(json);
+        if (known != null) {
+            return known;
+        }
+        Callback parsed = mapper.readValue(json, Callback.class);
+        if (callbacks.size() >= CALLBACKS_KEPT) {
+            callbacks.clear();
+        }
+        callbacks.put(json, parsed);
+        return parsed;
     }
 
     String toJson(Job job) {

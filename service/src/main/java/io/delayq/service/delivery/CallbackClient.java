@@ -25,6 +25,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * The delivery engine's HTTP client: Jetty's non-blocking {@link HttpClient} (HTTP/1.1, keep-alive, no redirects,
@@ -142,10 +143,14 @@ public final class CallbackClient {
         request.send(new Snippet(done));
     }
 
-    /** Reads the answer: status and Retry-After, and the start of a non-2xx body. */
+    /**
+     * Reads the answer: status and Retry-After, and the start of a non-2xx body. A 2xx answer, nearly every one,
+     * costs no buffer and no text: the snippet is only for failures.
+     */
     private static final class Snippet implements Response.Listener {
+        private static final Pattern WHITESPACE = Pattern.compile("\\s+");
         private final Consumer<Answer> done;
-        private final byte[] prefix = new byte[SNIPPET_BYTES];
+        private byte[] prefix;
         private int length;
 
         Snippet(Consumer<Answer> done) {
@@ -155,6 +160,9 @@ public final class CallbackClient {
         @Override
         public void onContent(Response response, ByteBuffer content) {
             if (response.getStatus() / 100 != 2) {
+                if (prefix == null) {
+                    prefix = new byte[SNIPPET_BYTES];
+                }
                 int take = Math.min(content.remaining(), SNIPPET_BYTES - length);
                 content.get(prefix, length, take);
                 length += take;
@@ -169,7 +177,8 @@ public final class CallbackClient {
                 done.accept(new Answer(response == null ? 0 : response.getStatus(), "", null, result.getFailure()));
                 return;
             }
-            String text = new String(prefix, 0, length, StandardCharsets.UTF_8).strip().replaceAll("\\s+", " ");
+            String text = length == 0 ? ""
+                    : WHITESPACE.matcher(new String(prefix, 0, length, StandardCharsets.UTF_8).strip()).replaceAll(" ");
             done.accept(new Answer(response.getStatus(), text, response.getHeaders().get(HttpHeader.RETRY_AFTER), null,
                     response.getHeaders().get(ASYNC_ACK), response.getHeaders().get(NO_RETRY)));
         }
