@@ -9,6 +9,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** The dashboard as the browser tests see it: routes, sign-in and waits on elements found by data-testid. */
 final class Dashboard {
@@ -30,7 +31,7 @@ final class Dashboard {
     void signIn(String token) {
         signedOut();
         driver.findElement(testId("token-input")).sendKeys(token);
-        driver.findElement(testId("sign-in")).click();
+        click("sign-in");
         await(d -> visible("whoami") && !d.findElement(testId("whoami")).getText().isBlank());
     }
 
@@ -62,6 +63,22 @@ final class Dashboard {
 
     WebElement find(String testId) {
         return await(d -> d.findElement(testId(testId)));
+    }
+
+    /** Clicks the element with {@code testId}: see {@link #click(Supplier)}. */
+    void click(String testId) {
+        click(() -> driver.findElement(testId(testId)));
+    }
+
+    /**
+     * Clicks what {@code locate} finds, finding it again when the page re-rendered it in between (a list re-drawn by
+     * its refresh between a test's find and its click made the click fail, stale, on a loaded machine).
+     */
+    void click(Supplier<WebElement> locate) {
+        await(d -> {
+            locate.get().click();
+            return true;
+        });
     }
 
     List<WebElement> all(String testId) {

@@ -87,7 +87,7 @@ class DashboardBrowserTest {
     void signInWithATokenShowsWhoIsSignedInAndAnUnknownTokenShowsTheProblem() {
         ui.signedOut();
         ui.find("token-input").sendKeys("no-such-token");
-        ui.find("sign-in").click();
+        ui.click("sign-in");
         ui.awaitThat("the error banner for a refused token", d -> ui.visible("error-banner"));
         assertThat(ui.text("error-text")).as("the banner names the status").contains("401");
         assertThat(ui.visible("token-input")).as("still at the sign-in form").isTrue();
@@ -100,7 +100,7 @@ class DashboardBrowserTest {
         assertThat(ui.script("return window.sessionStorage.getItem('delayq.token')")).isEqualTo(TestApps.ADMIN);
         assertThat(ui.script("return document.cookie")).as("no cookies").isEqualTo("");
 
-        ui.find("sign-out").click();
+        ui.click("sign-out");
         ui.awaitThat("the sign-in form after sign-out", d -> ui.visible("token-input"));
         assertThat(ui.script("return window.sessionStorage.getItem('delayq.token')")).as("sign-out forgets the token").isNull();
     }
@@ -143,7 +143,7 @@ class DashboardBrowserTest {
 
         // the topic page: counters, charts, forecast, a lease in flight, pause and resume
         schedule(topic, "slow-1", "{\"slow\": true}", "/slow/" + topic, "\"delayMs\": 0");
-        BROWSER.driver().findElement(By.cssSelector("tr[data-topic='" + topic + "'] a")).click();
+        ui.click(() -> BROWSER.driver().findElement(By.cssSelector("tr[data-topic='" + topic + "'] a")));
         ui.awaitThat("the topic page of " + topic, d -> topic.equals(ui.text("topic-name")));
         ui.awaitThat("the lease of slow-1 in flight", d -> ui.all("lease-row").stream().anyMatch(r -> r.getText().contains("slow-1")));
         assertThat(ui.text("count-succeeded")).isEqualTo("3");
@@ -153,11 +153,11 @@ class DashboardBrowserTest {
         assertThat(ui.text("settings")).contains("paused").contains("false");
         SCREENSHOTS.take(BROWSER.driver(), "topic");
 
-        ui.find("pause-toggle").click();
+        ui.click("pause-toggle");
         ui.awaitThat("the paused badge", d -> ui.visible("paused-badge"));
         assertThat(admin.get("/v1/topics/" + topic).json().path("settings").path("paused").asBoolean()).as("paused over the API").isTrue();
         ui.awaitThat("the button offers resume", d -> ui.text("pause-toggle").equals("Resume"));
-        ui.find("pause-toggle").click();
+        ui.click("pause-toggle");
         ui.awaitThat("the paused badge gone", d -> !ui.visible("paused-badge"));
         assertThat(admin.get("/v1/topics/" + topic).json().path("settings").path("paused").asBoolean()).as("resumed over the API").isFalse();
         RECEIVER.await(r -> r.path().equals("/slow/" + topic), 1, Duration.ofSeconds(10));
@@ -186,14 +186,14 @@ class DashboardBrowserTest {
         ui.find("filter-topic").sendKeys(topic);
         ui.find("filter-payloadField").sendKeys("orderId");
         ui.find("filter-payloadValue").sendKeys("1003");
-        ui.find("filter-apply").click();
+        ui.click("filter-apply");
         ui.awaitThat("exactly the dead letter with orderId 1003",
                 d -> ui.all("letter-row").size() == 1 && "order-3".equals(ui.all("letter-id").get(0).getText()));
         ui.awaitThat("one failure group of one letter for that filter",
                 d -> ui.all("group-row").size() == 1 && "1".equals(ui.all("group-count").get(0).getText()));
 
         // the job page of that dead letter: state, the attempt's error, the payload as text
-        ui.all("letter-id").get(0).findElement(By.tagName("a")).click();
+        ui.click(() -> ui.all("letter-id").get(0).findElement(By.tagName("a")));
         ui.awaitThat("the job page of order-3", d -> "DEAD".equals(ui.text("job-state")));
         assertThat(ui.all("attempt-row")).hasSize(1);
         assertThat(ui.text("attempt-error")).contains("500");
@@ -213,10 +213,10 @@ class DashboardBrowserTest {
 
         FLAKY_FAILS.set(false);
         ui.markDocument();
-        http500.findElement(testId("group-replay")).click();
+        ui.click(() -> groupRow("500").findElement(testId("group-replay")));
         ui.awaitThat("the dry run's confirmation", d -> ui.visible("confirm-text"));
         assertThat(ui.text("confirm-text")).isEqualTo("4 letters match — replay them?");
-        ui.find("confirm-yes").click();
+        ui.click("confirm-yes");
         ui.awaitThat("the bulk replay reaches done",
                 d -> "done".equals(ui.find("bulk-operation").getAttribute("data-state")));
         assertThat(ui.text("bulk-progress-text")).isEqualTo("4 / 4");
@@ -374,9 +374,9 @@ class DashboardBrowserTest {
         ui.go("/dead-letters");
         ui.find("filter-topic").sendKeys(topic);
         ui.find("filter-payloadValue").sendKeys("1");
-        ui.find("filter-apply").click();
+        ui.click("filter-apply");
         ui.awaitThat("the list's refusal", d -> ui.visible("error-banner") && ui.text("error-text").contains("payloadField"));
-        ui.find("purge-filter").click();
+        ui.click("purge-filter");
         Await.sleep(2_000); // the dry run's answer; the bulk panel closes again on a refusal
         assertThat(ui.all("confirm-yes")).as("no confirmation offered").isEmpty();
         assertThat(ui.visible("bulk-panel")).as("the bulk panel closed").isFalse();
@@ -397,19 +397,19 @@ class DashboardBrowserTest {
         ui.signIn(TestApps.ADMIN);
         ui.go("/dead-letters?topic=" + topic);
         ui.awaitThat("two letters", d -> ui.all("letter-row").size() == 2);
-        ui.find("purge-filter").click();
+        ui.click("purge-filter");
         ui.awaitThat("the confirmation for 2", d -> ui.text("confirm-text").startsWith("2 letters match"));
 
         schedule(topic, "c-3", "{\"n\": 3}", "/fail/" + topic, "\"maxAttempts\": 1");
         awaitState(topic, "c-3", "DEAD");
         Await.until("the third letter archived", () -> admin.get("/v1/admin/dead-letters?topic=" + topic)
                 .json().path("items").size() == 3);
-        ui.find("confirm-yes").click();
+        ui.click("confirm-yes");
         ui.awaitThat("the refusal and a new confirmation for 3", d -> ui.visible("error-banner")
                 && ui.text("error-text").contains("409") && ui.text("confirm-text").startsWith("3 letters match"));
         assertThat(admin.get("/v1/admin/dead-letters?topic=" + topic).json().path("items")).as("nothing purged yet").hasSize(3);
 
-        ui.find("confirm-yes").click();
+        ui.click("confirm-yes");
         ui.awaitThat("the purge of 3 done", d -> "done".equals(ui.find("bulk-operation").getAttribute("data-state")));
         assertThat(ui.text("bulk-progress-text")).isEqualTo("3 / 3");
     }
@@ -424,10 +424,10 @@ class DashboardBrowserTest {
         ui.signIn(TestApps.ADMIN);
         ui.go("/jobs/" + topic + "/waiting");
         ui.awaitThat("the job page", d -> "SCHEDULED".equals(ui.text("job-state")));
-        ui.find("job-reschedule").click();
+        ui.click("job-reschedule");
         ui.awaitThat("the reschedule is audited", d -> auditActions(topic + "/waiting").contains("job.reschedule"));
         ui.awaitThat("the job page again", d -> ui.find("job-cancel").isEnabled());
-        ui.find("job-cancel").click();
+        ui.click("job-cancel");
         ui.awaitThat("the job is cancelled", d -> "CANCELLED".equals(ui.text("job-state")));
         ui.go("/audit");
         ui.awaitThat("the audit page lists the cancel", d -> ui.all("audit-row").stream()
@@ -489,9 +489,9 @@ class DashboardBrowserTest {
         ui.awaitThat("the job page", d -> "SCHEDULED".equals(ui.text("job-state")));
         ui.go("/dead-letters?topic=" + topic);
         ui.awaitThat("the dead letter", d -> ui.all("letter-row").size() == 1);
-        ui.find("replay-filter").click();
+        ui.click("replay-filter");
         ui.awaitThat("the confirmation", d -> ui.visible("confirm-text"));
-        ui.find("confirm-yes").click();
+        ui.click("confirm-yes");
         ui.awaitThat("the operation", d -> ui.visible("bulk-operation"));
         ui.go("/operations");
         ui.awaitThat("the operations", d -> !ui.all("operation-row").isEmpty());
@@ -573,7 +573,9 @@ class DashboardBrowserTest {
     private WebElement groupRow(String kindContains) {
         return ui.all("group-row").stream()
                 .filter(r -> r.findElement(testId("group-kind")).getText().contains(kindContains))
-                .findFirst().orElseThrow(() -> new AssertionError("no failure group of kind *" + kindContains + "*"));
+                // not found: a NoSuchElementException, which a wait (ui.click) retries while the list is re-drawn
+                .findFirst().orElseThrow(() -> new org.openqa.selenium.NoSuchElementException(
+                        "no failure group of kind *" + kindContains + "*"));
     }
 
     private void schedule(String topic, String id, String payload, String receiverPath, String extra) {

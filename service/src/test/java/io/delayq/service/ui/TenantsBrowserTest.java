@@ -128,7 +128,7 @@ class TenantsBrowserTest {
         ui.awaitThat("the overview shows " + TENANT + "'s topics only", d -> ui.topicCell(tenantTopic, "scheduled") != null
                 && ui.topicCell(operatorTopic, "scheduled") == null);
 
-        ui.find("view-all").click();
+        ui.click("view-all");
         ui.awaitThat("every topic again", d -> ui.topicCell(tenantTopic, "scheduled") != null
                 && ui.topicCell(operatorTopic, "scheduled") != null);
         assertThat(ui.visible("viewing-as")).isFalse();

@@ -52,23 +52,23 @@ class TopicJobsBrowserTest {
         ui.signIn(TestApps.ADMIN);
         ui.go("/topics/" + topic);
         ui.awaitThat("the topic page's Jobs link", d -> ui.visible("topic-jobs-link"));
-        ui.find("topic-jobs-link").click();
+        ui.click("topic-jobs-link");
         ui.awaitThat("the first page of 25 jobs, in due order", d -> ui.all("job-row").size() == 25);
         assertThat(ui.all("job-row").get(0).getAttribute("data-id")).isEqualTo("job-100");
-        ui.find("page-next").click();
+        ui.click("page-next");
         ui.awaitThat("the second page of 5", d -> ui.all("job-row").size() == 5
                 && "job-125".equals(ui.all("job-row").get(0).getAttribute("data-id")));
 
         ui.find("filter-payloadField").sendKeys("batch");
         ui.find("filter-payloadValue").sendKeys("wrong");
-        ui.find("filter-apply").click();
+        ui.click("filter-apply");
         ui.awaitThat("the 10 wrong ones", d -> ui.all("job-row").size() == 10);
 
         ui.markDocument();
-        ui.find("bulk-cancel-jobs").click();
+        ui.click("bulk-cancel-jobs");
         ui.awaitThat("the dry run's confirmation", d -> ui.visible("confirm-text"));
         assertThat(ui.text("confirm-text")).isEqualTo("10 jobs match — cancel them?");
-        ui.find("confirm-yes").click();
+        ui.click("confirm-yes");
         ui.awaitThat("the bulk cancel reaches done",
                 d -> "done".equals(ui.find("bulk-operation").getAttribute("data-state")));
         assertThat(ui.text("bulk-progress-text")).isEqualTo("10 / 10");

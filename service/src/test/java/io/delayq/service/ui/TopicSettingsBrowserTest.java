@@ -61,7 +61,7 @@ class TopicSettingsBrowserTest {
         type(ui, "setting-rateLimit-burst", "4");
         type(ui, "setting-noRetryStatuses", "400, 404, 410");
         type(ui, "setting-callback-url", "http://127.0.0.1:9/hook-b"); // the header stays the mask: kept
-        ui.find("settings-save").click();
+        ui.click("settings-save");
         ui.awaitThat("the saved settings shown", d -> ui.text("settings-saved").startsWith("Saved")
                 && "20/s, burst 4".equals(ui.text("settings-rateLimit")));
         assertThat(ui.text("settings-saved")).isEqualTo("Saved: callback, noRetryStatuses, rateLimit.");
@@ -87,7 +87,7 @@ class TopicSettingsBrowserTest {
         assertThat(refused).contains("rateLimit.perSecond");
         type(ui, "setting-rateLimit-perSecond", "-1");
         type(ui, "setting-noRetryStatuses", "500");
-        ui.find("settings-save").click();
+        ui.click("settings-save");
         ui.awaitThat("the API's refusal next to the form", d -> ui.visible("settings-error"));
         assertThat(ui.text("settings-error")).isEqualTo(refused);
         assertThat(value(ui, "setting-rateLimit-perSecond")).as("what was typed stays").isEqualTo("-1");
