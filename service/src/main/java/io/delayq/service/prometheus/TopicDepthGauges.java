@@ -39,11 +39,19 @@ public final class TopicDepthGauges {
     private final JobStore store;
     private final MetricRegistry metrics;
     private final Set<String> registered = ConcurrentHashMap.newKeySet();
-    private volatile Snapshot snapshot = new Snapshot(System.nanoTime() - REFRESH_NANOS - 1, Map.of(), Set.of());
+    private final long refreshNanos;
+    private volatile Snapshot snapshot;
 
     public TopicDepthGauges(JobStore store, MetricRegistry metrics) {
+        this(store, metrics, REFRESH_NANOS);
+    }
+
+    /** @param refreshNanos how old the counts may get before a scrape reads them again (tests: longer than the test) */
+    TopicDepthGauges(JobStore store, MetricRegistry metrics, long refreshNanos) {
         this.store = store;
         this.metrics = metrics;
+        this.refreshNanos = refreshNanos;
+        this.snapshot = new Snapshot(System.nanoTime() - refreshNanos - 1, Map.of(), Set.of());
     }
 
     /** Registers the gauges of a topic, once. */
@@ -87,12 +95,12 @@ public final class TopicDepthGauges {
      */
     private Snapshot snapshot() {
         Snapshot current = snapshot;
-        if (System.nanoTime() - current.readAt() < REFRESH_NANOS) {
+        if (System.nanoTime() - current.readAt() < refreshNanos) {
             return current;
         }
         synchronized (this) {
             current = snapshot;
-            if (System.nanoTime() - current.readAt() < REFRESH_NANOS) {
+            if (System.nanoTime() - current.readAt() < refreshNanos) {
                 return current; // another scrape read it meanwhile
             }
             Snapshot read = new Snapshot(System.nanoTime(), new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet());
